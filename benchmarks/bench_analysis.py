@@ -65,6 +65,7 @@ def sample_positions(ruleset, count: int, seed: int, players: int = 5):
     from tutor.engine.analysis import decision_options, option_class
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
+
     out = []
     k = 0
     while len(out) < count:
@@ -73,7 +74,7 @@ def sample_positions(ruleset, count: int, seed: int, players: int = 5):
         k += 1
         spots = []
 
-        def observe(d, a, spots=spots, before=[deal.clone()]):
+        def observe(d, a, spots=spots, before=[deal.clone()]):  # noqa: B006, B008 (one per deal)
             prev = before[0]
             opts = decision_options(prev, a.player)
             if len({option_class(prev, o) for o in opts}) >= 2:
@@ -93,35 +94,51 @@ def _p90(xs):
 
 def time_positions(positions, args) -> None:
     from tutor.engine.analysis import analyse
+
     rows = []
     for i, (d, seat) in enumerate(positions):
         t0, c0 = time.perf_counter(), time.process_time()
-        an = analyse(d, seat, policy=args.policy, seed=i, samples=args.samples,
-                     target=args.target, stop_when_clear=False, engine=args.engine)
+        an = analyse(
+            d,
+            seat,
+            policy=args.policy,
+            seed=i,
+            samples=args.samples,
+            target=args.target,
+            stop_when_clear=False,
+            engine=args.engine,
+        )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         rows.append((wall, cpu, an))
         if not args.quiet:
-            print(f"{i:3d} actions so far {len(d.history):2d}  options {len(an.options):2d} "
-                  f"(classes {len({o.group for o in an.options})})  samples {an.samples:5d}  "
-                  f"widest ±{an.max_diff_ci95():.3f}  {an.stopped:8s} {wall:6.2f} s "
-                  f"(cpu {cpu:.2f} s) {an.engine}", flush=True)
+            print(
+                f"{i:3d} actions so far {len(d.history):2d}  options {len(an.options):2d} "
+                f"(classes {len({o.group for o in an.options})})  samples {an.samples:5d}  "
+                f"widest ±{an.max_diff_ci95():.3f}  {an.stopped:8s} {wall:6.2f} s "
+                f"(cpu {cpu:.2f} s) {an.engine}",
+                flush=True,
+            )
     walls = [r[0] for r in rows]
     cpus = [r[1] for r in rows]
     widths = [r[2].max_diff_ci95() for r in rows]
     met = sum(1 for w in widths if w <= args.target + 1e-9)
-    print(f"{len(rows)} positions ({args.ruleset}, 5 players, policy {args.policy}, target "
-          f"±{args.target}): median {statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s "
-          f"(cpu: median {statistics.median(cpus):.2f} s, p90 {_p90(cpus):.2f} s); widest "
-          f"difference interval: median ±{statistics.median(widths):.3f}, max "
-          f"±{max(widths):.3f}; {met}/{len(rows)} positions within ±{args.target}; "
-          f"samples median {statistics.median(r[2].samples for r in rows):.0f}")
+    print(
+        f"{len(rows)} positions ({args.ruleset}, 5 players, policy {args.policy}, target "
+        f"±{args.target}): median {statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s "
+        f"(cpu: median {statistics.median(cpus):.2f} s, p90 {_p90(cpus):.2f} s); widest "
+        f"difference interval: median ±{statistics.median(widths):.3f}, max "
+        f"±{max(widths):.3f}; {met}/{len(rows)} positions within ±{args.target}; "
+        f"samples median {statistics.median(r[2].samples for r in rows):.0f}"
+    )
     hard = [r for r in rows if r[2].samples > 32]
     if hard:
-        print(f"{len(rows) - len(hard)} positions settled within the first 32 samples; the other "
-              f"{len(hard)}: median {statistics.median(r[0] for r in hard):.2f} s "
-              f"(cpu {statistics.median(r[1] for r in hard):.2f} s), p90 "
-              f"{_p90([r[0] for r in hard]):.2f} s (cpu {_p90([r[1] for r in hard]):.2f} s), "
-              f"samples median {statistics.median(r[2].samples for r in hard):.0f}")
+        print(
+            f"{len(rows) - len(hard)} positions settled within the first 32 samples; the other "
+            f"{len(hard)}: median {statistics.median(r[0] for r in hard):.2f} s "
+            f"(cpu {statistics.median(r[1] for r in hard):.2f} s), p90 "
+            f"{_p90([r[0] for r in hard]):.2f} s (cpu {_p90([r[1] for r in hard]):.2f} s), "
+            f"samples median {statistics.median(r[2].samples for r in hard):.0f}"
+        )
 
 
 _COLD = """
@@ -144,26 +161,40 @@ print(time.perf_counter() - t1, time.process_time() - c1)
 def time_hints(positions, args) -> None:
     from tutor.app.play.review import hint
     from tutor.engine.levels import seat_names
+
     walls, cpus = [], []
-    for d, seat in positions[:args.hints]:
+    for d, seat in positions[: args.hints]:
         t0, c0 = time.perf_counter(), time.process_time()
         got = hint(d, seat, seat_names(5, seat))
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
         if not args.quiet:
-            print(f"hint {len(walls) - 1:3d}: {walls[-1]:.2f} s (cpu {cpus[-1]:.2f} s): "
-                  f"{got.text.splitlines()[0][:90]}", flush=True)
-    print(f"{len(walls)} hints: median {statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s, "
-          f"max {max(walls):.2f} s (cpu: median {statistics.median(cpus):.2f} s, p90 "
-          f"{_p90(cpus):.2f} s)")
-    code = _COLD.format(root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset,
-                        seed=args.seed)
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ), timeout=600)
+            print(
+                f"hint {len(walls) - 1:3d}: {walls[-1]:.2f} s (cpu {cpus[-1]:.2f} s): "
+                f"{got.text.splitlines()[0][:90]}",
+                flush=True,
+            )
+    print(
+        f"{len(walls)} hints: median {statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s, "
+        f"max {max(walls):.2f} s (cpu: median {statistics.median(cpus):.2f} s, p90 "
+        f"{_p90(cpus):.2f} s)"
+    )
+    code = _COLD.format(
+        root=str(ROOT), bench=str(ROOT / "benchmarks"), ruleset=args.ruleset, seed=args.seed
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=600,
+    )
     if r.returncode == 0:
         wall, cpu = map(float, r.stdout.split()[-2:])
-        print(f"the first hint of a fresh process (numba's import and cache load included): "
-              f"{wall:.2f} s (cpu {cpu:.2f} s)")
+        print(
+            f"the first hint of a fresh process (numba's import and cache load included): "
+            f"{wall:.2f} s (cpu {cpu:.2f} s)"
+        )
     else:
         print("the first hint of a fresh process failed:", r.stderr.strip().splitlines()[-1:])
 
@@ -174,6 +205,7 @@ def time_reviews(rs, deals: int, seed: int) -> None:
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
     from tutor.engine.levels import LEVELS, seat_names
+
     walls, cpus, decisions = [], [], []
     for k in range(deals):
         rng = random.Random(f"{seed}/{k}")
@@ -184,10 +216,12 @@ def time_reviews(rs, deals: int, seed: int) -> None:
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
         decisions.append(review.decisions)
-    print(f"{deals} reviews of a whole deal (seat 0, casual, against counters): median "
-          f"{statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s, max {max(walls):.2f} s "
-          f"(cpu: median {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s); "
-          f"{statistics.mean(decisions):.1f} decisions a deal")
+    print(
+        f"{deals} reviews of a whole deal (seat 0, casual, against counters): median "
+        f"{statistics.median(walls):.2f} s, p90 {_p90(walls):.2f} s, max {max(walls):.2f} s "
+        f"(cpu: median {statistics.median(cpus):.2f} s, max {max(cpus):.2f} s); "
+        f"{statistics.mean(decisions):.1f} decisions a deal"
+    )
 
 
 def time_whole_deals(rs, deals: int, seed: int, policy: str) -> None:
@@ -195,6 +229,7 @@ def time_whole_deals(rs, deals: int, seed: int, policy: str) -> None:
     from tutor.engine.analysis import annotate
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
+
     walls, cpus = [], []
     for k in range(deals):
         rng = random.Random(f"bench-analysis-deal/{seed}/{k}")
@@ -203,11 +238,16 @@ def time_whole_deals(rs, deals: int, seed: int, policy: str) -> None:
         decisions = annotate(deal, policy=policy, seed=k)
         walls.append(time.perf_counter() - t0)
         cpus.append(time.process_time() - c0)
-        print(f"deal {k}: {len(deal.history)} actions, {len(decisions)} decisions analysed, "
-              f"{walls[-1]:.1f} s (cpu {cpus[-1]:.1f} s)", flush=True)
-    print(f"{deals} whole deals (laugh analyse, every player): median "
-          f"{statistics.median(walls):.1f} s, max {max(walls):.1f} s (cpu: median "
-          f"{statistics.median(cpus):.1f} s, max {max(cpus):.1f} s)")
+        print(
+            f"deal {k}: {len(deal.history)} actions, {len(decisions)} decisions analysed, "
+            f"{walls[-1]:.1f} s (cpu {cpus[-1]:.1f} s)",
+            flush=True,
+        )
+    print(
+        f"{deals} whole deals (laugh analyse, every player): median "
+        f"{statistics.median(walls):.1f} s, max {max(walls):.1f} s (cpu: median "
+        f"{statistics.median(cpus):.1f} s, max {max(cpus):.1f} s)"
+    )
 
 
 def main() -> None:
@@ -218,8 +258,12 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=20000, help="sample budget per position")
     ap.add_argument("--policy", default="counter")
     ap.add_argument("--ruleset", default="parlett")
-    ap.add_argument("--engine", default=None, choices=("kernel", "pure"),
-                    help="the implementation (default: the kernel where it runs)")
+    ap.add_argument(
+        "--engine",
+        default=None,
+        choices=("kernel", "pure"),
+        help="the implementation (default: the kernel where it runs)",
+    )
     ap.add_argument("--profile", action="store_true", help="profile the run with cProfile")
     ap.add_argument("--quiet", action="store_true", help="no line per position")
     ap.add_argument("--hints", type=int, default=0, help="also time H hints")
@@ -228,6 +272,7 @@ def main() -> None:
     args = ap.parse_args()
     from tutor.engine.analysis import fast
     from tutor.engine.sources import load_library
+
     if args.engine != "pure" and os.environ.get(fast.ENV_PURE) is None:
         t0 = time.perf_counter()
         fast.kernel(wait=True)
@@ -238,11 +283,12 @@ def main() -> None:
         if args.profile:
             import cProfile
             import pstats
+
             prof = cProfile.Profile()
-            prof.runcall(time_positions, positions[:args.positions], args)
+            prof.runcall(time_positions, positions[: args.positions], args)
             pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         else:
-            time_positions(positions[:args.positions], args)
+            time_positions(positions[: args.positions], args)
     if args.hints:
         time_hints(positions, args)
     if args.reviews:

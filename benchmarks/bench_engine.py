@@ -15,6 +15,7 @@ import time
 def deals_per_second(ruleset, bot: str, deals: int, repeats: int = 3) -> float:
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
+
     best = 0.0
     for rep in range(repeats):
         rng = random.Random(rep)
@@ -28,6 +29,7 @@ def deals_per_second(ruleset, bot: str, deals: int, repeats: int = 3) -> float:
 
 def load_time(repeats: int = 5) -> float:
     from tutor.engine.sources import load_library
+
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -42,11 +44,14 @@ def main() -> None:
     ap.add_argument("--ruleset", default="parlett")
     args = ap.parse_args()
     from tutor.engine.sources import load_library
+
     rs = load_library().rulesets[args.ruleset]
     print(f"load all rulesets: {load_time() * 1000:.1f} ms (median of 5)")
     for bot in ("random", "willughby", "counter"):
-        print(f"{bot:>9}: {deals_per_second(rs, bot, args.deals):,.0f} five-player deals/s "
-              f"({args.ruleset}, one core, best of 3 runs of {args.deals})")
+        print(
+            f"{bot:>9}: {deals_per_second(rs, bot, args.deals):,.0f} five-player deals/s "
+            f"({args.ruleset}, one core, best of 3 runs of {args.deals})"
+        )
 
 
 if __name__ == "__main__":

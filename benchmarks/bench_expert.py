@@ -81,6 +81,7 @@ def play_pair(rid: str, players: int, opponent: str, samples: int, seed: int, k:
     from tutor.engine.deal import new_deal
     from tutor.engine.expert import ExpertBot
     from tutor.engine.sources import default_library
+
     rs = default_library().rulesets[rid]
     out = []
     expert = ExpertBot(samples=samples, seed=seed * 1_000_003 + k)
@@ -102,6 +103,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals per ruleset and opponent")
     from tutor.engine.expert import SAMPLES
+
     ap.add_argument("--samples", type=int, default=SAMPLES, help="expert's samples per decision")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
@@ -109,13 +111,16 @@ def main() -> None:
     ap.add_argument("--opponents", default="counter,willughby")
     args = ap.parse_args()
     from tutor.engine.sources import default_library
+
     lib = default_library()
     if args.rulesets:
         rids = args.rulesets.split(",")
     else:
         rids = sorted(r for r, rs in lib.rulesets.items() if rs.scoring == "stakes")
-    print(f"expert (samples {args.samples} per decision) in seat 0, {args.deals} deals each, "
-          f"seed {args.seed}")
+    print(
+        f"expert (samples {args.samples} per decision) in seat 0, {args.deals} deals each, "
+        f"seed {args.seed}"
+    )
     for rid in rids:
         rs = lib.rulesets[rid]
         players = 5 if 5 in rs.counts else rs.player_counts[0]
@@ -124,6 +129,7 @@ def main() -> None:
             t0 = time.perf_counter()
             if args.workers > 1:
                 import multiprocessing as mp
+
                 with mp.get_context("fork").Pool(args.workers) as pool:
                     results = [r for _, r in pool.imap(_job, jobs, chunksize=4)]
             else:
@@ -138,11 +144,14 @@ def main() -> None:
             dec = sum(r[2] for r in results)
             think = sum(r[3] for r in results)
             verdict = "excludes 0" if (pm - ph > 0 or pm + ph < 0) else "includes 0"
-            print(f"{rid:>11} {players}p vs {opp:<9}: expert {m:+.3f} ± {h:.3f} stakes/deal; "
-                  f"paired with a {opp} seat {pm:+.3f} ± {ph:.3f} ({verdict}); "
-                  f"{opp} seat alone {bm:+.3f} ± {bh:.3f}; {dec / len(results):.1f} analyses "
-                  f"a deal, {1000 * think / max(dec, 1):.1f} ms of CPU a decision, "
-                  f"{el / len(results):.2f} s a deal", flush=True)
+            print(
+                f"{rid:>11} {players}p vs {opp:<9}: expert {m:+.3f} ± {h:.3f} stakes/deal; "
+                f"paired with a {opp} seat {pm:+.3f} ± {ph:.3f} ({verdict}); "
+                f"{opp} seat alone {bm:+.3f} ± {bh:.3f}; {dec / len(results):.1f} analyses "
+                f"a deal, {1000 * think / max(dec, 1):.1f} ms of CPU a decision, "
+                f"{el / len(results):.2f} s a deal",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

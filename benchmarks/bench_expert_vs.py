@@ -137,6 +137,7 @@ def _oracle_class():
                 return super()._best(*a, **kw)
             finally:
                 core.Determinizer = keep
+
     return Oracle
 
 
@@ -154,6 +155,7 @@ def _free_all_class():
                 return None
             default = self._base.free_action(deal, seat, rng)
             return self._best(deal, seat, "free", decision_options(deal, seat, "free"), default)
+
     return FreeAll
 
 
@@ -164,14 +166,20 @@ def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
     from tutor.engine.deal import new_deal
     from tutor.engine.expert import ExpertBot
     from tutor.engine.sources import default_library
+
     _Oracle = _oracle_class()
     _FreeAll = _free_all_class()
     rs = default_library().rulesets[rid]
     nets, bots0, hists = [], [], []
     for spec in (a_spec, b_spec):
         kw = parse_spec(spec)
-        cls = (_Oracle if kw.pop("oracle", False) else _FreeAll if kw.pop("free_all", False)
-               else ExpertBot)
+        cls = (
+            _Oracle
+            if kw.pop("oracle", False)
+            else _FreeAll
+            if kw.pop("free_all", False)
+            else ExpertBot
+        )
         e = cls(seed=seed * 1_000_003 + k, **kw)
         rng = random.Random(f"{seed}/{k}")
         deal = new_deal(rs, players, k % players, rng)
@@ -180,8 +188,15 @@ def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
         bots0.append(e)
         hists.append(tuple(deal.history))
     a, b = bots0
-    return (nets[0], nets[1], a.decisions, a.thinking, b.decisions, b.thinking,
-            hists[0] != hists[1])
+    return (
+        nets[0],
+        nets[1],
+        a.decisions,
+        a.thinking,
+        b.decisions,
+        b.thinking,
+        hists[0] != hists[1],
+    )
 
 
 def _job(args):
@@ -200,18 +215,25 @@ def main() -> None:
     ap.add_argument("--opponents", default="counter")
     args = ap.parse_args()
     from tutor.engine.sources import default_library
+
     lib = default_library()
-    print(f"A = {args.a}; B = {args.b}; deals {args.first}-{args.first + args.deals - 1}, "
-          f"seed {args.seed}", flush=True)
+    print(
+        f"A = {args.a}; B = {args.b}; deals {args.first}-{args.first + args.deals - 1}, "
+        f"seed {args.seed}",
+        flush=True,
+    )
     for rid in args.rulesets.split(","):
         rs = lib.rulesets[rid]
         players = 5 if 5 in rs.counts else rs.player_counts[0]
         for opp in args.opponents.split(","):
-            jobs = [(rid, players, opp, args.a, args.b, args.seed, k)
-                    for k in range(args.first, args.first + args.deals)]
+            jobs = [
+                (rid, players, opp, args.a, args.b, args.seed, k)
+                for k in range(args.first, args.first + args.deals)
+            ]
             t0 = time.perf_counter()
             if args.workers > 1:
                 import multiprocessing as mp
+
                 with mp.get_context("fork").Pool(args.workers) as pool:
                     res = list(pool.imap(_job, jobs, chunksize=8))
             else:
@@ -222,11 +244,14 @@ def main() -> None:
             da, ta = sum(r[2] for r in res), sum(r[3] for r in res)
             db, tb = sum(r[4] for r in res), sum(r[5] for r in res)
             verdict = "A stronger" if m - h > 0 else "B stronger" if m + h < 0 else "not separated"
-            print(f"{rid:>11} {players}p vs {opp:<9}: A - B {m:+.4f} ± {h:.4f} stakes/deal "
-                  f"({verdict}); {len(res)} deals, {diff} played differently; "
-                  f"A {1000 * ta / max(da, 1):.1f} ms CPU/decision ({da / len(res):.2f} a deal), "
-                  f"B {1000 * tb / max(db, 1):.1f} ms ({db / len(res):.2f} a deal); "
-                  f"{el:.0f} s", flush=True)
+            print(
+                f"{rid:>11} {players}p vs {opp:<9}: A - B {m:+.4f} ± {h:.4f} stakes/deal "
+                f"({verdict}); {len(res)} deals, {diff} played differently; "
+                f"A {1000 * ta / max(da, 1):.1f} ms CPU/decision ({da / len(res):.2f} a deal), "
+                f"B {1000 * tb / max(db, 1):.1f} ms ({db / len(res):.2f} a deal); "
+                f"{el:.0f} s",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     import tutor.puzzles as P
-    P.generate("count", seed=10**9)              # load sources and definitions first
+
+    P.generate("count", seed=10**9)  # load sources and definitions first
     print(f"{'kind':<16}{'n':>6}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
     worst_p99 = worst_median = 0.0
     slow_ok = True
@@ -53,12 +54,16 @@ def main(argv: list[str] | None = None) -> int:
             slow_ok &= med < 1000 and times[-1] < 10000
         else:
             worst_p99, worst_median = max(worst_p99, p99), max(worst_median, med)
-        print(f"{kind:<16}{len(times):>6}{med:>11.2f}{p99:>9.2f}{times[-1]:>9.2f}"
-              + ("   (analysed: median < 1 s, max < 10 s)" if analysed else ""))
+        print(
+            f"{kind:<16}{len(times):>6}{med:>11.2f}{p99:>9.2f}{times[-1]:>9.2f}"
+            + ("   (analysed: median < 1 s, max < 10 s)" if analysed else "")
+        )
     ok = worst_p99 < 20 and worst_median < 5
-    print(f"worst median {worst_median:.2f} ms, worst p99 {worst_p99:.2f} ms: "
-          f"{'within' if ok else 'OVER'} the target (p99 < 20 ms, median < 5 ms)"
-          + ("" if slow_ok else "; an analysed kind is OVER its target"))
+    print(
+        f"worst median {worst_median:.2f} ms, worst p99 {worst_p99:.2f} ms: "
+        f"{'within' if ok else 'OVER'} the target (p99 < 20 ms, median < 5 ms)"
+        + ("" if slow_ok else "; an analysed kind is OVER its target")
+    )
     return 0 if ok and slow_ok else 1
 
 

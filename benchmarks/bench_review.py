@@ -52,8 +52,12 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=60, help="deals per ruleset")
-    ap.add_argument("--samples", type=int, default=REVIEW_SAMPLES,
-                    help="samples per decision (default: the review's)")
+    ap.add_argument(
+        "--samples",
+        type=int,
+        default=REVIEW_SAMPLES,
+        help="samples per decision (default: the review's)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rulesets", default=None, help="comma-separated (default: every one)")
     ap.add_argument("--learner", default="casual", help="a level of laugh play for seat 0")
@@ -62,8 +66,10 @@ def main() -> None:
     lib = default_library()
     fast.kernel(wait=True)
     rids = args.rulesets.split(",") if args.rulesets else sorted(lib.rulesets)
-    print(f"review of seat 0 ({args.learner}) against {args.opponents}, {args.samples} samples "
-          f"a decision, {args.deals} deals each, seed {args.seed}")
+    print(
+        f"review of seat 0 ({args.learner}) against {args.opponents}, {args.samples} samples "
+        f"a decision, {args.deals} deals each, seed {args.seed}"
+    )
     print(f"{'ruleset':<22} {'median':>8} {'p90':>8} {'max':>8} {'cpu max':>8}  decisions a deal")
     for rid in rids:
         rs = lib.rulesets[rid]
@@ -73,8 +79,9 @@ def main() -> None:
         for k in range(args.deals):
             rng = random.Random(f"{args.seed}/{k}")
             deal = new_deal(rs, players, k % players, rng)
-            bots = [LEVELS[args.learner].make()] + [make_bot(args.opponents)
-                                                   for _ in range(players - 1)]
+            bots = [LEVELS[args.learner].make()] + [
+                make_bot(args.opponents) for _ in range(players - 1)
+            ]
             play_out(deal, bots, rng)
             t0, c0 = time.perf_counter(), time.process_time()
             review = review_deal(deal, 0, names, samples=args.samples)
@@ -84,8 +91,11 @@ def main() -> None:
         times.sort()
         med = times[len(times) // 2]
         p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-        print(f"{rid + f' {players}p':<22} {med:>7.2f}s {p90:>7.2f}s {times[-1]:>7.2f}s "
-              f"{max(cpus):>7.2f}s  {sum(decisions) / len(decisions):.1f}", flush=True)
+        print(
+            f"{rid + f' {players}p':<22} {med:>7.2f}s {p90:>7.2f}s {times[-1]:>7.2f}s "
+            f"{max(cpus):>7.2f}s  {sum(decisions) / len(decisions):.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

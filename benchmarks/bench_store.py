@@ -43,25 +43,41 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-KINDS = ["count", "settlement", "capture-now", "dead-pair", "capture-choice", "declaration",
-         "spot-oversight", "legal-play"]
+KINDS = [
+    "count",
+    "settlement",
+    "capture-now",
+    "dead-pair",
+    "capture-choice",
+    "declaration",
+    "spot-oversight",
+    "legal-play",
+]
 THEMES = [f"theme-{i}" for i in range(24)]
 
 
 def answers(n: int, rated_one_in: int, seed: int) -> list:
     """``n`` answers as another machine's export would bring them."""
     from tutor.teaching.progress import Answer
+
     rng = random.Random(seed)
     t0 = 1_700_000_000.0
     out = []
     for i in range(n):
         kind = rng.choice(KINDS)
         rated = rated_one_in and i % rated_one_in == 0
-        out.append(Answer(at=t0 + i * (400 * 86400 / n), puzzle_id=f"{kind}.bench.{i}",
-                          kind=kind, themes=tuple(rng.sample(THEMES, rng.randint(1, 3))),
-                          correct=rng.random() < 0.7,
-                          seconds=round(rng.uniform(1, 30), 2) if rng.random() < 0.67 else None,
-                          uid=f"bench-{seed}-{i}", difficulty=rng.randint(1, 5) if rated else None))
+        out.append(
+            Answer(
+                at=t0 + i * (400 * 86400 / n),
+                puzzle_id=f"{kind}.bench.{i}",
+                kind=kind,
+                themes=tuple(rng.sample(THEMES, rng.randint(1, 3))),
+                correct=rng.random() < 0.7,
+                seconds=round(rng.uniform(1, 30), 2) if rng.random() < 0.67 else None,
+                uid=f"bench-{seed}-{i}",
+                difficulty=rng.randint(1, 5) if rated else None,
+            )
+        )
     return out
 
 
@@ -86,23 +102,34 @@ def _median_time(fn, runs: int = 3) -> float:
 
 #: ``laugh stats`` run so that it reports its own peak resident memory at exit (Linux's VmHWM:
 #: the peak since exec, so the benchmark's own memory, which a forked child would count, is not).
-_STATS = ("import atexit, runpy, sys\n"
-          "def peak():\n"
-          "    with open('/proc/self/status') as fh:\n"
-          "        kb = [line.split()[1] for line in fh if line.startswith('VmHWM')]\n"
-          "    sys.stderr.write(f'PEAK {kb[0] if kb else 0}\\n')\n"
-          "atexit.register(peak)\n"
-          "sys.argv = ['laugh', 'stats']\n"
-          "runpy.run_module('tutor', run_name='__main__')\n")
+_STATS = (
+    "import atexit, runpy, sys\n"
+    "def peak():\n"
+    "    with open('/proc/self/status') as fh:\n"
+    "        kb = [line.split()[1] for line in fh if line.startswith('VmHWM')]\n"
+    "    sys.stderr.write(f'PEAK {kb[0] if kb else 0}\\n')\n"
+    "atexit.register(peak)\n"
+    "sys.argv = ['laugh', 'stats']\n"
+    "runpy.run_module('tutor', run_name='__main__')\n"
+)
 
 
 def laugh_stats(home: str) -> tuple[float, float]:
     """Wall seconds and peak resident MB of ``laugh stats`` (piped)."""
-    env = dict(os.environ, LAUGH_HOME=home, COLUMNS="80",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        LAUGH_HOME=home,
+        COLUMNS="80",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _STATS], stdin=subprocess.DEVNULL,
-                          capture_output=True, env=env, cwd=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-c", _STATS],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=env,
+        cwd=str(ROOT),
+    )
     wall = time.perf_counter() - t
     if b"Traceback" in proc.stderr:
         raise SystemExit(f"laugh stats failed: {proc.stderr.decode(errors='replace')[-2000:]}")
@@ -120,6 +147,7 @@ def main() -> None:
     ap.add_argument("--no-stats", action="store_true", help="leave out the laugh stats run")
     args = ap.parse_args()
     from tutor.teaching.progress import FILE_NAME, ProgressStore
+
     with tempfile.TemporaryDirectory(prefix="laugh-bench-store-") as home:
         given = answers(args.answers, args.rated, args.seed)
         t = time.perf_counter()
@@ -132,8 +160,11 @@ def main() -> None:
             theme = _median_time(lambda: store.tallies("theme"))
             kind = _median_time(lambda: store.tallies("kind"))
             line = _median_time(lambda: store.timeline())
-        print(f"{args.answers} answers: build (import) {build:.1f} s; tallies theme {theme:.2f} s, "
-              f"kind {kind:.2f} s, timeline {line:.2f} s", flush=True)
+        print(
+            f"{args.answers} answers: build (import) {build:.1f} s; tallies theme {theme:.2f} s, "
+            f"kind {kind:.2f} s, timeline {line:.2f} s",
+            flush=True,
+        )
         if not args.no_stats:
             wall, peak = laugh_stats(home)
             print(f"laugh stats: {wall:.1f} s, peak {peak:.0f} MB", flush=True)

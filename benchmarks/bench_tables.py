@@ -118,26 +118,27 @@ def _cpu(pid: int) -> float:
 
 
 class Bench:
-    def __init__(self, address: str, codes: list[str], players: int,
-                 pages: dict[int, int] | None = None):
+    def __init__(
+        self, address: str, codes: list[str], players: int, pages: dict[int, int] | None = None
+    ):
         self.address = address
         self.codes = codes
         self.players = players
         #: table -> how many of its seats are browser pages (--pages) instead of clients
         self.pages = pages or {}
-        self.sent: dict[tuple, float] = {}          # (table, seat, seq) -> time sent
-        self.seen: dict[tuple, list[float]] = {}    # (table, seat, seq) -> arrival times
-        self.last_state: dict[int, float] = {}      # table -> when its latest state came
-        self.pause: dict[int, float] = {}           # table -> longest time without a state
+        self.sent: dict[tuple, float] = {}  # (table, seat, seq) -> time sent
+        self.seen: dict[tuple, list[float]] = {}  # (table, seat, seq) -> arrival times
+        self.last_state: dict[int, float] = {}  # table -> when its latest state came
+        self.pause: dict[int, float] = {}  # table -> longest time without a state
         self.clients: list[dict] = []
         self.drops = 0
         self.rejoins = 0
-        self.errors: list[str] = []                 # refused messages
-        self.declined: list[str] = []               # intents the referee answered "no" to
-        self.hints_asked = 0                        # by the impatient hinters (--hinters)
-        self.hint_replies: dict[str, int] = {}      # answered / dropped / busy / other
-        self.hint_ms: list[float] = []              # ask -> answer, for those answered
-        self.measured = len(codes)                  # tables whose updates are timed
+        self.errors: list[str] = []  # refused messages
+        self.declined: list[str] = []  # intents the referee answered "no" to
+        self.hints_asked = 0  # by the impatient hinters (--hinters)
+        self.hint_replies: dict[str, int] = {}  # answered / dropped / busy / other
+        self.hint_ms: list[float] = []  # ask -> answer, for those answered
+        self.measured = len(codes)  # tables whose updates are timed
 
     def _state(self, c: dict, m: dict, now: float) -> dict | list[dict] | None:
         """What a client sends on a state: its first legal move when it is to move, ``ready``
@@ -154,18 +155,22 @@ class Bench:
             return None
         if obs["to_move"] == c["seat"] and obs["turn_count"]:
             pos = (m["deal"], obs["actions"])
-            if c["acted"] == pos:       # its move for this position is on its way
+            if c["acted"] == pos:  # its move for this position is on its way
                 return None
             c["acted"] = pos
             c["seq"] += 1
             self.sent[(t, c["seat"], c["seq"])] = time.monotonic()
             act = {"v": 1, "type": "act", "seq": c["seq"], "action": obs["moves"][0]}
-            if c.get("hinter"):         # an impatient hinter: a hint, and the move at once
+            if c.get("hinter"):  # an impatient hinter: a hint, and the move at once
                 self.hints_asked += 1
                 return [{"v": 1, "type": "hint", "seq": HINT_SEQ + c["seq"]}, act]
             return act
-        if not obs["started"] and obs["seat"] == obs["dealer"] and obs["moves"] \
-                and c["ready"] != m["deal"]:
+        if (
+            not obs["started"]
+            and obs["seat"] == obs["dealer"]
+            and obs["moves"]
+            and c["ready"] != m["deal"]
+        ):
             c["ready"] = m["deal"]
             return {"v": 1, "type": "ready"}
         return None
@@ -173,10 +178,10 @@ class Bench:
     async def client(self, c: dict) -> None:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
+
         while not c["stop"]:
             try:
-                async with connect(self.address, max_size=8 * 1024 * 1024,
-                                   compression=None) as ws:
+                async with connect(self.address, max_size=8 * 1024 * 1024, compression=None) as ws:
                     c["ws"] = ws
                     join = {"v": 1, "type": "join", "code": c["code"], "name": c["name"]}
                     if c.get("token"):
@@ -188,20 +193,33 @@ class Bench:
                         kind = m["type"]
                         if kind == "welcome":
                             c["seat"], c["token"] = m["seat"], m["token"]
-                            c["acted"] = c["ready"] = None      # a move lost in the drop
+                            c["acted"] = c["ready"] = None  # a move lost in the drop
                             if m.get("back"):
                                 self.rejoins += 1
                         elif kind == "refused":
                             self.errors.append(m["text"])
                         elif kind == "reply" and m.get("to") == "hint":
                             text = m.get("text", "")
-                            why = ("answered" if m.get("ok") else "busy" if "busy" in text
-                                   else "dropped" if "dropped" in text else text[:40])
+                            why = (
+                                "answered"
+                                if m.get("ok")
+                                else "busy"
+                                if "busy" in text
+                                else "dropped"
+                                if "dropped" in text
+                                else text[:40]
+                            )
                             self.hint_replies[why] = self.hint_replies.get(why, 0) + 1
                             if why == "answered":
-                                self.hint_ms.append((now - self.sent.get(
-                                    (c["table"], c["seat"], m.get("seq", 0) - HINT_SEQ), now))
-                                    * 1000)
+                                self.hint_ms.append(
+                                    (
+                                        now
+                                        - self.sent.get(
+                                            (c["table"], c["seat"], m.get("seq", 0) - HINT_SEQ), now
+                                        )
+                                    )
+                                    * 1000
+                                )
                         elif kind == "reply" and not m.get("ok"):
                             self.declined.append(m.get("text", ""))
                             c["acted"] = None
@@ -215,19 +233,19 @@ class Bench:
             c["ws"] = None
             if c["stop"]:
                 return
-            await asyncio.sleep(0.5)        # away for half a second, then back with the token
+            await asyncio.sleep(0.5)  # away for half a second, then back with the token
 
     async def hostile(self, code: str, rate: float = 19.0) -> None:
         """A seated player who never moves and asks for a hint as fast as the server takes
         messages (``rate`` a second, just under its limit: faster, and it is cut off)."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
+
         self.hints_sent = self.hints_answered = self.hints_refused = 0
         self.hint_refusals: dict[str, int] = {}
         try:
             async with connect(self.address, max_size=8 * 1024 * 1024, compression=None) as ws:
-                await ws.send(json.dumps({"v": 1, "type": "join", "code": code,
-                                          "name": "Hostile"}))
+                await ws.send(json.dumps({"v": 1, "type": "join", "code": code, "name": "Hostile"}))
 
                 async def read():
                     try:
@@ -247,6 +265,7 @@ class Bench:
                                 self.hint_refusals[why] = self.hint_refusals.get(why, 0) + 1
                         elif m["type"] == "refused":
                             self.hints_refused += 1
+
                 reader = asyncio.create_task(read())
                 k = 0
                 while not self.stopping:
@@ -258,21 +277,45 @@ class Bench:
         except (ConnectionClosed, OSError):
             pass
 
-    async def run(self, seconds: float, drop_every: float, hostile: str | None = None,
-                  hinters: tuple[list[str], int] = ([], 0)) -> None:
+    async def run(
+        self,
+        seconds: float,
+        drop_every: float,
+        hostile: str | None = None,
+        hinters: tuple[list[str], int] = ([], 0),
+    ) -> None:
         for t, code in enumerate(self.codes, 1):
             for k in range(self.players - self.pages.get(t, 0)):
-                self.clients.append({"table": t, "code": code, "name": f"T{t}P{k}",
-                                     "seq": 0, "stop": False, "seat": None, "acted": None,
-                                     "ready": None})
-        dropped_from = list(self.clients)           # drops at the measured tables only
-        codes, count = hinters                      # tables of impatient hinters (untimed)
+                self.clients.append(
+                    {
+                        "table": t,
+                        "code": code,
+                        "name": f"T{t}P{k}",
+                        "seq": 0,
+                        "stop": False,
+                        "seat": None,
+                        "acted": None,
+                        "ready": None,
+                    }
+                )
+        dropped_from = list(self.clients)  # drops at the measured tables only
+        codes, count = hinters  # tables of impatient hinters (untimed)
         for j, code in enumerate(codes):
             t = len(self.codes) + 1 + j
             for k in range(self.players):
-                self.clients.append({"table": t, "code": code, "name": f"H{t}P{k}",
-                                     "seq": 0, "stop": False, "seat": None, "acted": None,
-                                     "ready": None, "hinter": j * self.players + k < count})
+                self.clients.append(
+                    {
+                        "table": t,
+                        "code": code,
+                        "name": f"H{t}P{k}",
+                        "seq": 0,
+                        "stop": False,
+                        "seat": None,
+                        "acted": None,
+                        "ready": None,
+                        "hinter": j * self.players + k < count,
+                    }
+                )
         self.stopping = False
         tasks = [asyncio.create_task(self.client(c)) for c in self.clients]
         if hostile is not None:
@@ -287,7 +330,7 @@ class Bench:
                 c = rng.choice(dropped_from)
                 if c.get("ws") is not None:
                     self.drops += 1
-                    await c["ws"].close()       # the client is back with its token in 0.5 s
+                    await c["ws"].close()  # the client is back with its token in 0.5 s
         self.stopping = True
         for c in self.clients:
             c["stop"] = True
@@ -334,14 +377,24 @@ class Pages(threading.Thread):
 
     def run(self) -> None:
         import shutil
+
         try:
             from playwright.sync_api import sync_playwright
+
             short = tempfile.mkdtemp(prefix="bench-chromium-", dir="/tmp")
             with sync_playwright() as p:
                 b = p.chromium.launch(
-                    executable_path="/usr/bin/chromium", env={**os.environ, "TMPDIR": short},
-                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--disable-component-update", "--disable-sync", "--no-first-run"])
+                    executable_path="/usr/bin/chromium",
+                    env={**os.environ, "TMPDIR": short},
+                    args=[
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--no-first-run",
+                    ],
+                )
                 pages = []
                 for k in range(self.count):
                     pg = b.new_context(viewport={"width": 1280, "height": 800}).new_page()
@@ -360,7 +413,7 @@ class Pages(threading.Thread):
                     time.sleep(0.02)
                 b.close()
             shutil.rmtree(short, ignore_errors=True)
-        except Exception as exc:            # said in the report, never a traceback
+        except Exception as exc:  # said in the report, never a traceback
             self.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
         finally:
             self.ready.set()
@@ -381,66 +434,122 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=6)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--drop-every", type=float, default=3.0)
-    ap.add_argument("--hostile", action="store_true",
-                    help="one more table, where a seated player never moves and asks for a "
-                         "hint as fast as it can, while the honest clients play")
-    ap.add_argument("--hinters", type=int, default=0,
-                    help="that many impatient hinters, at tables of their own beside the "
-                         "measured ones: each asks a hint at every turn and moves at once, "
-                         "without waiting for it")
-    ap.add_argument("--pages", type=int, default=0,
-                    help="that many of the clients replaced by browser pages (Debian's "
-                         "Chromium through Playwright), spread over the tables")
-    ap.add_argument("--root", default=str(ROOT),
-                    help="the tree whose server is measured (default: this one); the clients "
-                         "and the checks are this bench's")
+    ap.add_argument(
+        "--hostile",
+        action="store_true",
+        help="one more table, where a seated player never moves and asks for a "
+        "hint as fast as it can, while the honest clients play",
+    )
+    ap.add_argument(
+        "--hinters",
+        type=int,
+        default=0,
+        help="that many impatient hinters, at tables of their own beside the "
+        "measured ones: each asks a hint at every turn and moves at once, "
+        "without waiting for it",
+    )
+    ap.add_argument(
+        "--pages",
+        type=int,
+        default=0,
+        help="that many of the clients replaced by browser pages (Debian's "
+        "Chromium through Playwright), spread over the tables",
+    )
+    ap.add_argument(
+        "--root",
+        default=str(ROOT),
+        help="the tree whose server is measured (default: this one); the clients "
+        "and the checks are this bench's",
+    )
     args = ap.parse_args()
     from tutor.engine.records import check_record
+
     root = Path(args.root).resolve()
     home = Path(tempfile.mkdtemp(prefix="bench-tables-"))
     folder = home / "srv"
     env = dict(os.environ, LAUGH_HOME=str(home), PYTHONPATH=str(root))
-    helptext = subprocess.run([sys.executable, "-m", "tutor", "table", "serve", "--help"],
-                              capture_output=True, text=True, env=env, cwd=str(root)).stdout
+    helptext = subprocess.run(
+        [sys.executable, "-m", "tutor", "table", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(root),
+    ).stdout
     clocks = "--move-time" in helptext
     hint_tables = -(-args.hinters // args.players) if args.hinters else 0
     n_tables = args.tables + hint_tables + (1 if args.hostile else 0)
-    argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
-            "--dir", str(folder), "--tables", str(n_tables), "--players", str(args.players),
-            "--deals", "1000", "--pace", "0", "--gap", "0", "--wait", "0.3", "--seed", "1"]
+    argv = [
+        sys.executable,
+        "-m",
+        "tutor",
+        "table",
+        "serve",
+        "--port",
+        "0",
+        "--json",
+        "--dir",
+        str(folder),
+        "--tables",
+        str(n_tables),
+        "--players",
+        str(args.players),
+        "--deals",
+        "1000",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--wait",
+        "0.3",
+        "--seed",
+        "1",
+    ]
     if args.hinters and not args.hostile:
         argv.append("--hint")
     if args.hinters and "--hints" in helptext:
-        argv += ["--hints", "1000"]         # a hint at every turn of the deal
+        argv += ["--hints", "1000"]  # a hint at every turn of the deal
     if args.hostile:
         argv.append("--hint")
-        if clocks:                      # the hostile's turns time out; main has no clock
+        if clocks:  # the hostile's turns time out; main has no clock
             argv += ["--move-time", "2", "--reserve", "0"]
-    if "--per-address" in helptext:     # every client of the bench comes from 127.0.0.1
+    if "--per-address" in helptext:  # every client of the bench comes from 127.0.0.1
         argv += ["--per-address", "1000"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(home / "stderr.txt", "w"),
-                            text=True, env=env, cwd=str(root))
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=open(home / "stderr.txt", "w"),
+        text=True,
+        env=env,
+        cwd=str(root),
+    )
     ready, _, _ = select.select([proc.stdout], [], [], 60)
     if not ready:
         print("the server did not start", file=sys.stderr)
         return 1
     info = json.loads(proc.stdout.readline())
     codes = [t["code"] for t in info["tables"]]
-    spread = {t: sum(1 for k in range(args.pages) if k % args.tables + 1 == t)
-              for t in range(1, args.tables + 1)}
+    spread = {
+        t: sum(1 for k in range(args.pages) if k % args.tables + 1 == t)
+        for t in range(1, args.tables + 1)
+    }
     pages = None
     if args.pages:
-        pages = Pages(info["page"], codes[:args.tables], args.pages)
+        pages = Pages(info["page"], codes[: args.tables], args.pages)
         pages.start()
         pages.ready.wait(120)
         if pages.failed:
             print(f"the pages could not play: {pages.failed}", file=sys.stderr)
-    bench = Bench(info["address"], codes[:args.tables], args.players, spread)
+    bench = Bench(info["address"], codes[: args.tables], args.players, spread)
     load0 = os.getloadavg()
     cpu0, wall0, own0 = _cpu(proc.pid), time.monotonic(), time.process_time()
-    asyncio.run(bench.run(args.seconds, args.drop_every,
-                          codes[-1] if args.hostile else None,
-                          (codes[args.tables:args.tables + hint_tables], args.hinters)))
+    asyncio.run(
+        bench.run(
+            args.seconds,
+            args.drop_every,
+            codes[-1] if args.hostile else None,
+            (codes[args.tables : args.tables + hint_tables], args.hinters),
+        )
+    )
     cpu1, wall1, own1 = _cpu(proc.pid), time.monotonic(), time.process_time()
     rss = _rss(proc.pid)
     if pages is not None:
@@ -458,8 +567,11 @@ def main() -> int:
     deals = bad = 0
     lost = []
     for t in range(1, n_tables + 1):
-        lines = (folder / f"table-{t}.jsonl").read_text().splitlines() \
-            if (folder / f"table-{t}.jsonl").exists() else []
+        lines = (
+            (folder / f"table-{t}.jsonl").read_text().splitlines()
+            if (folder / f"table-{t}.jsonl").exists()
+            else []
+        )
         match = json.loads((folder / f"table-{t}.match.json").read_text())
         if len(lines) != len(match["deals"]):
             lost.append(t)
@@ -470,60 +582,100 @@ def main() -> int:
                 check_record(json.loads(line))
             except Exception:
                 bad += 1
-        if t <= args.tables and not any((folder / f"table-{t}.{x}").exists()
-                                        for x in ("unfinished.json", "journal.jsonl")):
+        if t <= args.tables and not any(
+            (folder / f"table-{t}.{x}").exists() for x in ("unfinished.json", "journal.jsonl")
+        ):
             lost.append(f"{t} (no unfinished deal saved at the stop)")
     lat = sorted(bench.latencies())
     minutes = (wall1 - wall0) / 60
     load1 = os.getloadavg()
     print(f"server: {root}")
     if pages is not None:
-        print(f"{args.pages} of the clients are browser pages: {pages.clicks:,} moves clicked, "
-              f"{pages.errors} steps failed" + (f"; {pages.failed}" if pages.failed else ""))
-    print(f"{args.tables} tables x {args.players} clients, {wall1 - wall0:.0f} s, "
-          f"{bench.drops} drops and {bench.rejoins} rejoins")
-    print(f"deals a minute: {deals / minutes:.0f} ({deals} deals, "
-          + ("every record valid)" if not bad else f"{bad} records NOT valid)"))
+        print(
+            f"{args.pages} of the clients are browser pages: {pages.clicks:,} moves clicked, "
+            f"{pages.errors} steps failed" + (f"; {pages.failed}" if pages.failed else "")
+        )
+    print(
+        f"{args.tables} tables x {args.players} clients, {wall1 - wall0:.0f} s, "
+        f"{bench.drops} drops and {bench.rejoins} rejoins"
+    )
+    print(
+        f"deals a minute: {deals / minutes:.0f} ({deals} deals, "
+        + ("every record valid)" if not bad else f"{bad} records NOT valid)")
+    )
     if lat:
         p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-        print(f"intent -> every client's update (the {args.tables} measured tables): median "
-              f"{statistics.median(lat) * 1000:.1f} ms, "
-              f"p99 {p99 * 1000:.1f} ms, worst {lat[-1] * 1000:.1f} ms over {len(lat):,} "
-              f"intents (goal: p99 under 50 ms)")
+        print(
+            f"intent -> every client's update (the {args.tables} measured tables): median "
+            f"{statistics.median(lat) * 1000:.1f} ms, "
+            f"p99 {p99 * 1000:.1f} ms, worst {lat[-1] * 1000:.1f} ms over {len(lat):,} "
+            f"intents (goal: p99 under 50 ms)"
+        )
     if args.hostile:
-        print(f"hostile: {bench.hints_sent:,} hints sent, {bench.hints_answered} answered, "
-              f"{bench.hints_refused:,} refused: " + "; ".join(
-                  f"{n:,} {why!r}" for why, n in sorted(bench.hint_refusals.items(),
-                                                       key=lambda x: -x[1])[:4]))
+        print(
+            f"hostile: {bench.hints_sent:,} hints sent, {bench.hints_answered} answered, "
+            f"{bench.hints_refused:,} refused: "
+            + "; ".join(
+                f"{n:,} {why!r}"
+                for why, n in sorted(bench.hint_refusals.items(), key=lambda x: -x[1])[:4]
+            )
+        )
     if args.hinters:
         r = bench.hint_replies
         ms = sorted(bench.hint_ms)
-        print(f"{args.hinters} impatient hinters at {hint_tables} tables of their own: "
-              f"{bench.hints_asked:,} hints asked, {r.get('answered', 0):,} answered"
-              + (f" (median {statistics.median(ms):.0f} ms)" if ms else "")
-              + f", {r.get('dropped', 0):,} dropped (their position moved on), "
-              f"{r.get('busy', 0):,} 'busy'"
-              + "".join(f", {n:,} {why!r}" for why, n in r.items()
-                        if why not in ("answered", "dropped", "busy")))
-        said = [x for x in (folder / "server.log").read_text().splitlines()
-                if "hints: " in x] if (folder / "server.log").exists() else []
-        print("the server: " + (said[-1].split("hints: ", 1)[1] if said else
-                                "(says nothing of the hints it worked out)"))
+        print(
+            f"{args.hinters} impatient hinters at {hint_tables} tables of their own: "
+            f"{bench.hints_asked:,} hints asked, {r.get('answered', 0):,} answered"
+            + (f" (median {statistics.median(ms):.0f} ms)" if ms else "")
+            + f", {r.get('dropped', 0):,} dropped (their position moved on), "
+            f"{r.get('busy', 0):,} 'busy'"
+            + "".join(
+                f", {n:,} {why!r}"
+                for why, n in r.items()
+                if why not in ("answered", "dropped", "busy")
+            )
+        )
+        said = (
+            [x for x in (folder / "server.log").read_text().splitlines() if "hints: " in x]
+            if (folder / "server.log").exists()
+            else []
+        )
+        print(
+            "the server: "
+            + (
+                said[-1].split("hints: ", 1)[1]
+                if said
+                else "(says nothing of the hints it worked out)"
+            )
+        )
     pause = max((v for t, v in bench.pause.items() if t <= args.tables), default=0.0)
     print(f"longest pause at a table: {pause:.2f} s (a dropped player's turn waits 0.3 s)")
-    print(f"server CPU: {(cpu1 - cpu0) / (wall1 - wall0):.2f} s a second (the "
-          f"{len(bench.clients)} clients' process: {(own1 - own0) / (wall1 - wall0):.2f}); "
-          f"load average {load0[0]:.2f} before, {load1[0]:.2f} after, on {os.cpu_count()} "
-          "cores")
+    print(
+        f"server CPU: {(cpu1 - cpu0) / (wall1 - wall0):.2f} s a second (the "
+        f"{len(bench.clients)} clients' process: {(own1 - own0) / (wall1 - wall0):.2f}); "
+        f"load average {load0[0]:.2f} before, {load1[0]:.2f} after, on {os.cpu_count()} "
+        "cores"
+    )
     print(f"server memory at the end: {rss / 1024:.0f} MB resident; {stopped}")
-    print("no deal lost" if not lost else
-          f"deals lost at tables {lost} (files in {folder}; server exit {proc.returncode})")
-    print(f"refused: {len(bench.errors)}" + (f", e.g. {bench.errors[0]}" if bench.errors else
-                                             "") +
-          f"; moves declined by the referee: {len(bench.declined)}" +
-          (f", e.g. {bench.declined[0]}" if bench.declined else ""))
-    ok = (not lost and not bad and not bench.errors and not bench.declined
-          and bench.rejoins == bench.drops and pause < 5.0)
+    print(
+        "no deal lost"
+        if not lost
+        else f"deals lost at tables {lost} (files in {folder}; server exit {proc.returncode})"
+    )
+    print(
+        f"refused: {len(bench.errors)}"
+        + (f", e.g. {bench.errors[0]}" if bench.errors else "")
+        + f"; moves declined by the referee: {len(bench.declined)}"
+        + (f", e.g. {bench.declined[0]}" if bench.declined else "")
+    )
+    ok = (
+        not lost
+        and not bad
+        and not bench.errors
+        and not bench.declined
+        and bench.rejoins == bench.drops
+        and pause < 5.0
+    )
     return 0 if ok else 1
 
 

@@ -72,8 +72,10 @@ finally:
     web.close()
 """
 
-FORM = re.compile(r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
-                  r'<input type="hidden" name="n" value="(\d+)">')
+FORM = re.compile(
+    r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
+    r'<input type="hidden" name="n" value="(\d+)">'
+)
 FIRST_WORD = re.compile(r'<button type="submit" name="text" value="([^"]*)"')
 HEADING = re.compile(r"(Puzzle \d+ of \d+|Again, \d+ of \d+|Puzzle\b)")
 TOTAL = re.compile(r'<td id="class-total">(\d+)/(\d+)</td>')
@@ -94,9 +96,9 @@ class Run:
         self.requests = 0
         self.errors: list[str] = []
         self.finished = 0
-        self.seen: list[tuple[float, int]] = []     # (epoch, answers the dashboard counted)
-        self.loads: list[float] = []                # seconds to load the dashboard
-        self.gone = 0                               # students who stopped
+        self.seen: list[tuple[float, int]] = []  # (epoch, answers the dashboard counted)
+        self.loads: list[float] = []  # seconds to load the dashboard
+        self.gone = 0  # students who stopped
         self.rng = random.Random(args.seed)
 
     async def student(self, i: int) -> None:
@@ -107,8 +109,8 @@ class Run:
 
     async def _student(self, i: int) -> None:
         import httpx
-        async with httpx.AsyncClient(base_url=self.base, timeout=60,
-                                     follow_redirects=True) as c:
+
+        async with httpx.AsyncClient(base_url=self.base, timeout=60, follow_redirects=True) as c:
             r = await c.post("/join", data={"code": self.code, "name": f"Student {i + 1}"})
             self.requests += 2
             token = str(r.url).split("/s/")[1].split("/")[0]
@@ -138,7 +140,7 @@ class Run:
                 self.finished += 1
                 return
             m = FORM.search(html)
-            if m is None:                      # the lesson being set: look again
+            if m is None:  # the lesson being set: look again
                 await asyncio.sleep(0.2)
                 html = (await c.get(f"/s/{token}/lesson/history")).text
                 self.requests += 1
@@ -155,8 +157,7 @@ class Run:
                 self.grade_times.append(time.perf_counter() - t0)
             else:
                 word = FIRST_WORD.search(html)
-                r = await c.post(action, data={"n": str(n),
-                                               "text": word.group(1) if word else ""})
+                r = await c.post(action, data={"n": str(n), "text": word.group(1) if word else ""})
             self.requests += 2
             if r.status_code != 200:
                 self.errors.append(f"{r.status_code} at {action}")
@@ -165,13 +166,13 @@ class Run:
 
     async def dashboard(self) -> None:
         import httpx
-        async with httpx.AsyncClient(base_url=self.base, timeout=60,
-                                     follow_redirects=True) as c:
+
+        async with httpx.AsyncClient(base_url=self.base, timeout=60, follow_redirects=True) as c:
             await c.post("/teacher", data={"code": self.teacher})
             shown = None
             last = None
             while time.monotonic() < self.end + 2 * self.args.poll:
-                if self.gone >= self.args.students:      # everyone stopped: one look more
+                if self.gone >= self.args.students:  # everyone stopped: one look more
                     last = time.monotonic() if last is None else last
                     if time.monotonic() - last > 2 * self.args.poll:
                         return
@@ -192,32 +193,44 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--students", type=int, default=30)
     ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--think", type=float, default=0.3,
-                    help="a student's mean think time before each answer, seconds")
-    ap.add_argument("--poll", type=float, default=1.5,
-                    help="the dashboard's polling, seconds (its page: 1.5)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.3,
+        help="a student's mean think time before each answer, seconds",
+    )
+    ap.add_argument(
+        "--poll", type=float, default=1.5, help="the dashboard's polling, seconds (its page: 1.5)"
+    )
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-web-class-") as tmp:
         env = {**os.environ, "LAUGH_HOME": str(Path(tmp) / "home")}
         folder = Path(tmp) / "class"
-        proc = subprocess.Popen([sys.executable, "-c", SERVER, str(folder)], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(folder)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
             assert proc.stdout is not None
             info = json.loads(proc.stdout.readline())
             run = Run(args, f"http://127.0.0.1:{info['port']}", info["code"], info["teacher"])
 
             async def everyone():
-                await asyncio.gather(run.dashboard(),
-                                     *(run.student(i) for i in range(args.students)))
+                await asyncio.gather(
+                    run.dashboard(), *(run.student(i) for i in range(args.students))
+                )
 
             t0 = time.monotonic()
             asyncio.run(everyone())
             wall = time.monotonic() - t0
         finally:
             import resource
+
             proc.terminate()
             try:
                 proc.wait(20)
@@ -226,6 +239,7 @@ def main() -> int:
                 proc.wait()
             cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         from tutor.teaching.progress import ProgressStore
+
         recorded = []
         for path in sorted((folder / "students").glob("*.sqlite3")):
             with ProgressStore(path, read_only=True) as store:
@@ -237,17 +251,27 @@ def main() -> int:
         if when is not None:
             lags.append(max(0.0, when - at))
     g = run.grade_times
-    print(f"{args.students} students, lesson 1, {wall:.1f} s (bound {args.seconds:.0f} s), "
-          f"think {args.think} s, dashboard polling every {args.poll} s")
-    print(f"  requests {run.requests}, errors {len(run.errors)}, finished the lesson "
-          f"{run.finished}/{args.students}, answers recorded {len(recorded)}")
-    print(f"  answer-to-grade: n={len(g)} p50 {1000 * pct(g, 0.5):.0f} ms, "
-          f"p99 {1000 * pct(g, 0.99):.0f} ms, max {1000 * max(g, default=float('nan')):.0f} ms")
-    print(f"  dashboard lag:   n={len(lags)} p50 {pct(lags, 0.5):.2f} s, "
-          f"p99 {pct(lags, 0.99):.2f} s, max {max(lags, default=float('nan')):.2f} s; "
-          f"{len(recorded) - len(lags)} answers never shown")
-    print(f"  dashboard loads: n={len(run.loads)} p50 {1000 * pct(run.loads, 0.5):.0f} ms, "
-          f"max {1000 * max(run.loads, default=float('nan')):.0f} ms")
+    print(
+        f"{args.students} students, lesson 1, {wall:.1f} s (bound {args.seconds:.0f} s), "
+        f"think {args.think} s, dashboard polling every {args.poll} s"
+    )
+    print(
+        f"  requests {run.requests}, errors {len(run.errors)}, finished the lesson "
+        f"{run.finished}/{args.students}, answers recorded {len(recorded)}"
+    )
+    print(
+        f"  answer-to-grade: n={len(g)} p50 {1000 * pct(g, 0.5):.0f} ms, "
+        f"p99 {1000 * pct(g, 0.99):.0f} ms, max {1000 * max(g, default=float('nan')):.0f} ms"
+    )
+    print(
+        f"  dashboard lag:   n={len(lags)} p50 {pct(lags, 0.5):.2f} s, "
+        f"p99 {pct(lags, 0.99):.2f} s, max {max(lags, default=float('nan')):.2f} s; "
+        f"{len(recorded) - len(lags)} answers never shown"
+    )
+    print(
+        f"  dashboard loads: n={len(run.loads)} p50 {1000 * pct(run.loads, 0.5):.0f} ms, "
+        f"max {1000 * max(run.loads, default=float('nan')):.0f} ms"
+    )
     used = cpu.ru_utime + cpu.ru_stime
     print(f"  server CPU {used:.1f} s, {used / wall:.2f} cores on average over the run")
     for e in run.errors[:5]:

@@ -39,7 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 # The hook, run inside the program as ``python -c HOOK laugh-args...``: settings from WALK_*.
-HOOK = r'''
+HOOK = r"""
 import json, os, runpy, sys, threading
 OUT = os.environ["WALK_OUT"]
 KINDS = set(filter(None, os.environ.get("WALK_KINDS", "").split(",")))
@@ -118,15 +118,35 @@ try:
     runpy.run_module("tutor", run_name="__main__")
 finally:
     sys.setprofile(None)
-'''
+"""
 
 
-def _run(tree: Path, home: Path, out: Path, args: list[str], stdin: str, timeout: float = 120,
-         **walk: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(tree), LAUGH_HOME=str(home), NO_COLOR="1",
-               WALK_OUT=str(out), **{f"WALK_{k.upper()}": v for k, v in walk.items()})
-    return subprocess.run([sys.executable, "-c", HOOK, *args], input=stdin, text=True, env=env,
-                          cwd=tree, capture_output=True, timeout=timeout)
+def _run(
+    tree: Path,
+    home: Path,
+    out: Path,
+    args: list[str],
+    stdin: str,
+    timeout: float = 120,
+    **walk: str,
+) -> subprocess.CompletedProcess:
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tree),
+        LAUGH_HOME=str(home),
+        NO_COLOR="1",
+        WALK_OUT=str(out),
+        **{f"WALK_{k.upper()}": v for k, v in walk.items()},
+    )
+    return subprocess.run(
+        [sys.executable, "-c", HOOK, *args],
+        input=stdin,
+        text=True,
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 def _free_port() -> int:
@@ -137,15 +157,45 @@ def _free_port() -> int:
 
 def _table(tree: Path, home: Path, out: Path) -> None:
     port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(tree), LAUGH_HOME=str(home), NO_COLOR="1",
-               WALK_OUT=str(out), WALK_START="read_client", WALK_SEAT="0",
-               WALK_KINDS="capture,trail,play_on_capture,lie_down")
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tree),
+        LAUGH_HOME=str(home),
+        NO_COLOR="1",
+        WALK_OUT=str(out),
+        WALK_START="read_client",
+        WALK_SEAT="0",
+        WALK_KINDS="capture,trail,play_on_capture,lie_down",
+    )
     log = home / "serve.out"
     with open(log, "w") as fh:
         server = subprocess.Popen(
-            [sys.executable, "-c", HOOK, "table", "serve", "--port", str(port), "--players", "3",
-             "--deals", "1", "--seed", "3", "--pace", "0", "--gap", "0", "--people", "1"],
-            env=env, cwd=tree, stdout=fh, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-c",
+                HOOK,
+                "table",
+                "serve",
+                "--port",
+                str(port),
+                "--players",
+                "3",
+                "--deals",
+                "1",
+                "--seed",
+                "3",
+                "--pace",
+                "0",
+                "--gap",
+                "0",
+                "--people",
+                "1",
+            ],
+            env=env,
+            cwd=tree,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
     try:
         code = None
         for _ in range(300):
@@ -157,9 +207,25 @@ def _table(tree: Path, home: Path, out: Path) -> None:
         if code is None:
             raise SystemExit(f"walks: the server did not start: {log.read_text()[-300:]}")
         cards = "".join(f"{r}{s}\n" for r in "2 3 4 5 6 7 8 9 10 j q k a".split() for s in "cdhs")
-        subprocess.run([sys.executable, "-m", "tutor", "table", "join", f"ws://127.0.0.1:{port}",
-                        code, "--name", "Ann"], input=cards, text=True, cwd=tree,
-                       env=dict(env, WALK_OUT=""), capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tutor",
+                "table",
+                "join",
+                f"ws://127.0.0.1:{port}",
+                code,
+                "--name",
+                "Ann",
+            ],
+            input=cards,
+            text=True,
+            cwd=tree,
+            env=dict(env, WALK_OUT=""),
+            capture_output=True,
+            timeout=120,
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -172,14 +238,21 @@ def _summary(path: Path, verbose: bool) -> str:
     files = d["files"]
     rooms = list(dict.fromkeys(os.path.dirname(f).replace("tutor/", "", 1) for f in files))
     cross = list(dict.fromkeys(d["cross"]))
-    room_cross = [c for c in cross
-                  if os.path.dirname(c.split(" -> ")[0]) != os.path.dirname(c.split(" -> ")[1])]
+    room_cross = [
+        c
+        for c in cross
+        if os.path.dirname(c.split(" -> ")[0]) != os.path.dirname(c.split(" -> ")[1])
+    ]
+
     def top(c: str) -> str:
         return c.split("/")[1]
+
     house = [c for c in cross if top(c.split(" -> ")[0]) != top(c.split(" -> ")[1])]
-    text = (f"{len(files)} files, {len(rooms)} rooms ({', '.join(rooms)}), "
-            f"{len(cross)} file crossings, {len(room_cross)} room crossings, "
-            f"{len(house)} between app, teaching, puzzles and engine")
+    text = (
+        f"{len(files)} files, {len(rooms)} rooms ({', '.join(rooms)}), "
+        f"{len(cross)} file crossings, {len(room_cross)} room crossings, "
+        f"{len(house)} between app, teaching, puzzles and engine"
+    )
     if verbose:
         text += "".join(f"\n      {c}" for c in room_cross)
     return text
@@ -187,8 +260,12 @@ def _summary(path: Path, verbose: bool) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tree", type=Path, default=HERE.parent,
-                    help="a checkout whose tutor/ is walked (default this one)")
+    ap.add_argument(
+        "--tree",
+        type=Path,
+        default=HERE.parent,
+        help="a checkout whose tutor/ is walked (default this one)",
+    )
     ap.add_argument("--verbose", "-v", action="store_true", help="list the room crossings")
     a = ap.parse_args(argv)
     tree = a.tree.resolve()
@@ -196,15 +273,41 @@ def main(argv: list[str] | None = None) -> None:
         t = Path(tmp)
         for name in ("move", "claim", "lesson", "table"):
             (t / name).mkdir()
-        _run(tree, t / "move", t / "move.jsonl", ["play", "--seed", "7", "--players", "5"],
-             "\nac ah\n8c\n8d\nquit\n", seat="0", kinds="capture,trail,play_on_capture")
-        _run(tree, t / "claim", t / "claim.jsonl", ["play", "--seed", "7", "--players", "5"],
-             "\nac ah\nclaim 9s 9h\n8c\nquit\n", kinds="nothing", grade="arrive")
-        _run(tree, t / "lesson", t / "lesson.jsonl", ["lesson", "2"], "\na\n" * 30,
-             kinds="nothing", grade="grade", until="next")
+        _run(
+            tree,
+            t / "move",
+            t / "move.jsonl",
+            ["play", "--seed", "7", "--players", "5"],
+            "\nac ah\n8c\n8d\nquit\n",
+            seat="0",
+            kinds="capture,trail,play_on_capture",
+        )
+        _run(
+            tree,
+            t / "claim",
+            t / "claim.jsonl",
+            ["play", "--seed", "7", "--players", "5"],
+            "\nac ah\nclaim 9s 9h\n8c\nquit\n",
+            kinds="nothing",
+            grade="arrive",
+        )
+        _run(
+            tree,
+            t / "lesson",
+            t / "lesson.jsonl",
+            ["lesson", "2"],
+            "\na\n" * 30,
+            kinds="nothing",
+            grade="grade",
+            until="next",
+        )
         _table(tree, t / "table", t / "table.jsonl")
-        for name, label in (("move", "a move"), ("claim", "a claim"),
-                            ("lesson", "a lesson puzzle"), ("table", "a table intent")):
+        for name, label in (
+            ("move", "a move"),
+            ("claim", "a claim"),
+            ("lesson", "a lesson puzzle"),
+            ("table", "a table intent"),
+        ):
             print(f"{label}: {_summary(t / f'{name}.jsonl', a.verbose)}")
 
 

@@ -18,9 +18,15 @@ from support import HOUSE_SOURCES  # a teacher's file that uses every parameter 
 # ``pytest -m fuzz`` loads the long profile: random examples for about LAUGH_FUZZ_MINUTES
 # minutes (default 10; see tests/fuzzing.py).  LAUGH_FUZZ_PROFILE or --hypothesis-profile
 # chooses a profile by name.
-_FUZZ = dict(deadline=None, print_blob=True,
-             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                    HealthCheck.function_scoped_fixture])
+_FUZZ = dict(
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 settings.register_profile("short", max_examples=20, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=1000, **_FUZZ)
 
@@ -34,6 +40,7 @@ def pytest_configure(config):
     _compile_once()
     _kernel_once()
     from tutor.teaching.lessons import _course_checks
+
     _course_checks.SERVE_DRAWS = SUITE_DRAWS
     chosen = os.environ.get("LAUGH_FUZZ_PROFILE") or config.getoption("hypothesis_profile", None)
     if not chosen:
@@ -60,10 +67,11 @@ def _compile_once():
     folder = os.environ.get("LAUGH_TESTS_PYCACHE")
     if not folder:
         from platformdirs import user_cache_dir
+
         folder = os.path.join(user_cache_dir("laugh-and-lie-down"), "pycache")
     try:
         os.makedirs(folder, exist_ok=True)
-    except OSError:                     # no cache folder to be had: one for this run only
+    except OSError:  # no cache folder to be had: one for this run only
         folder = tempfile.mkdtemp(prefix="laugh-tests-pycache-")
         atexit.register(shutil.rmtree, folder, True)
     os.environ["LAUGH_TESTS_PYCACHE"] = folder
@@ -80,22 +88,39 @@ def _kernel_once():
         return
     if not os.environ.get("NUMBA_CACHE_DIR"):
         from platformdirs import user_cache_dir
-        os.environ["NUMBA_CACHE_DIR"] = os.path.join(user_cache_dir("laugh-and-lie-down"),
-                                                     "numba")
+
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(user_cache_dir("laugh-and-lie-down"), "numba")
     from tutor.engine.analysis import fast
+
     fast.kernel(wait=True)
 
 
 #: The files whose tests take longest (servers, terminals, clocks that must run out: from
 #: ``pytest --durations``), started first: the two workers then end together on short tests,
 #: instead of one of them running a 20-second test alone at the end.  Longest first.
-LONG_FIRST = ("test_coach_tmux.py", "test_tables_evening.py", "test_partial_input.py",
-              "test_puzzles_house_rules.py", "test_spot_drill.py", "test_puzzles.py",
-              "test_loop.py", "test_skill_figures.py", "test_tables_hints_load.py",
-              "test_tables_pace.py", "test_progress_busy.py", "test_tables_net.py",
-              "test_match_cli.py", "test_clocks_tmux.py", "test_tables_tmux.py",
-              "test_tables_secure.py", "test_app_tmux.py", "test_tables_guard.py",
-              "test_hostile_text.py", "test_app_pipe.py", "test_kernelcache.py")
+LONG_FIRST = (
+    "test_coach_tmux.py",
+    "test_tables_evening.py",
+    "test_partial_input.py",
+    "test_puzzles_house_rules.py",
+    "test_spot_drill.py",
+    "test_puzzles.py",
+    "test_loop.py",
+    "test_skill_figures.py",
+    "test_tables_hints_load.py",
+    "test_tables_pace.py",
+    "test_progress_busy.py",
+    "test_tables_net.py",
+    "test_match_cli.py",
+    "test_clocks_tmux.py",
+    "test_tables_tmux.py",
+    "test_tables_secure.py",
+    "test_app_tmux.py",
+    "test_tables_guard.py",
+    "test_hostile_text.py",
+    "test_app_pipe.py",
+    "test_kernelcache.py",
+)
 
 
 @pytest.hookimpl(trylast=True)
@@ -108,16 +133,18 @@ def pytest_collection_modifyitems(config, items):
     no longer reads (a node's id is ``item._id``): the marks grouped nothing.  Here the group
     is added to the id pytest reads, where xdist has not added it."""
     rank = {name: n for n, name in enumerate(LONG_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: else as found
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: else as found
     if not os.environ.get("PYTEST_XDIST_WORKER") or not config.getvalue("loadgroup"):
         return
     try:
         from _pytest.nodeid import NodeId
-    except ImportError:                 # an older pytest: xdist's own suffix works there
+    except ImportError:  # an older pytest: xdist's own suffix works there
         return
     for item in items:
-        names = {str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                 for m in item.iter_markers("xdist_group")}
+        names = {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
         if names and "@" not in item.nodeid.rsplit("]", 1)[-1] and hasattr(item, "_id"):
             item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(sorted(names))}")
 
@@ -125,6 +152,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def library():
     from tutor.engine.sources import load_library
+
     return load_library()
 
 
@@ -133,11 +161,10 @@ def rulesets(library):
     return library.rulesets
 
 
-
-
 @pytest.fixture(scope="session")
 def house_library():
     from tutor.engine.sources import load_library
+
     return load_library([HOUSE_SOURCES])
 
 

@@ -34,20 +34,62 @@ def fuzz_settings(cost: float, short: int = 20) -> settings:
     minutes = float(os.environ.get("LAUGH_FUZZ_MINUTES", "10"))
     return settings(max_examples=max(10, int(minutes * 60 / FUZZ_TESTS / cost)))
 
+
 #: Lines and fragments that YAML treats specially, and some that are plain mistakes.
 SNIPPETS = [
-    "&a", "*a", "<<: *a", "? [x]", ": y", "!!python/object/apply:os.system [ls]", "!!binary x",
-    "!!int abc", "- - -", "{", "}", "[", "]", "'", '"', "|", ">", "%YAML 1.1", "---", "...",
-    "\t", "key: value", "  - item", "x: &a [1, 2]", "y: *a", "y: *nowhere", "0: zero", "1.5: x",
-    "null: ~", "true: yes", "date: 2018-13-45", "n: " + "9" * 5000, "s: \"\\xff\"", "#", ":",
-    "a: b: c", "- a\n b", "\ufeff", "\u2028", "é", "☃", "\x00",
+    "&a",
+    "*a",
+    "<<: *a",
+    "? [x]",
+    ": y",
+    "!!python/object/apply:os.system [ls]",
+    "!!binary x",
+    "!!int abc",
+    "- - -",
+    "{",
+    "}",
+    "[",
+    "]",
+    "'",
+    '"',
+    "|",
+    ">",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "\t",
+    "key: value",
+    "  - item",
+    "x: &a [1, 2]",
+    "y: *a",
+    "y: *nowhere",
+    "0: zero",
+    "1.5: x",
+    "null: ~",
+    "true: yes",
+    "date: 2018-13-45",
+    "n: " + "9" * 5000,
+    's: "\\xff"',
+    "#",
+    ":",
+    "a: b: c",
+    "- a\n b",
+    "\ufeff",
+    "\u2028",
+    "é",
+    "☃",
+    "\x00",
     "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
     + "\n".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 9)),
-    "[" * 2000, "- " * 500 + "x",
+    "[" * 2000,
+    "- " * 500 + "x",
 ]
 
-values = (st.sampled_from(SNIPPETS) | st.text(max_size=20)
-          | st.from_regex(r"[a-z0-9_\-:\[\]{},&*!|>'\" #@%.]{0,20}", fullmatch=True))
+values = (
+    st.sampled_from(SNIPPETS)
+    | st.text(max_size=20)
+    | st.from_regex(r"[a-z0-9_\-:\[\]{},&*!|>'\" #@%.]{0,20}", fullmatch=True)
+)
 
 
 def mutate_yaml(data, text: str, first: int = 0) -> str:
@@ -60,8 +102,22 @@ def mutate_yaml(data, text: str, first: int = 0) -> str:
             lines.append("")
         i = data.draw(st.integers(first, len(lines) - 1), label="line")
         j = data.draw(st.integers(first, len(lines) - 1), label="other line")
-        how = data.draw(st.sampled_from(["drop", "duplicate", "swap", "indent", "dedent",
-                                         "value", "insert", "replace", "truncate"]), label="how")
+        how = data.draw(
+            st.sampled_from(
+                [
+                    "drop",
+                    "duplicate",
+                    "swap",
+                    "indent",
+                    "dedent",
+                    "value",
+                    "insert",
+                    "replace",
+                    "truncate",
+                ]
+            ),
+            label="how",
+        )
         if how == "drop":
             del lines[i]
         elif how == "duplicate":

@@ -37,17 +37,20 @@ class Payload:
 
 CORPUS: tuple[Payload, ...] = (
     Payload("markup", "[/b] oops [bold]b[/bold]", ("[/b]", "[bold]b[/bold]")),
-    Payload("link", "[link=https://e.example/]c[/link]",
-            ("[link=https://e.example/]c[/link]",)),
+    Payload("link", "[link=https://e.example/]c[/link]", ("[link=https://e.example/]c[/link]",)),
     Payload("emoji", "x :skull: y", (":skull:",)),
-    Payload("osc8", "\x1b]8;;https://e.example/\x1b\\c\x1b]8;;\x1b\\",
-            ("\\x1b]8;;https://e.example/",)),
+    Payload(
+        "osc8", "\x1b]8;;https://e.example/\x1b\\c\x1b]8;;\x1b\\", ("\\x1b]8;;https://e.example/",)
+    ),
     Payload("osc52", "\x1b]52;c;cm0gbhjnih4k\x07", ("\\x1b]52;c;cm0gbhjnih4k",)),
     Payload("csi", "\x1b[2j\x9b31m red", ("\\x1b[2j\\x9b31m",)),
     Payload("bidi", "abc\u202edef\u2066ghi\u2069\u200fjkl", ("abc\\u202edef\\u2066ghi\\u2069",)),
-    Payload("format", "zero\u200bwidth\ufeffbom\u2028line\u00adshy",
-            ("zero\\u200bwidth\\ufeffbom", "line\\xadshy")),   # U+2028 splits a theme
-    Payload("nbsp-formula", "\u00a0=hyperlink(\"https://evil.example\")", ("=hyperlink(",)),
+    Payload(
+        "format",
+        "zero\u200bwidth\ufeffbom\u2028line\u00adshy",
+        ("zero\\u200bwidth\\ufeffbom", "line\\xadshy"),
+    ),  # U+2028 splits a theme
+    Payload("nbsp-formula", '\u00a0=hyperlink("https://evil.example")', ("=hyperlink(",)),
     Payload("space-formula", " =1+2", ("=1+2",)),
     Payload("html", "<script>x</script>", ("<script>x</script>",)),
 )
@@ -66,8 +69,11 @@ def unsafe_characters(text: str, allowed: str = "\n\t") -> list[str]:
     """The characters of ``text`` that a person must never receive raw: control characters
     (Unicode Cc) but those ``allowed``, format characters (Cf: bidi overrides and isolates,
     zero-width, BOM, soft hyphen), line and paragraph separators, and lone surrogates."""
-    return [ch for ch in text if ch not in allowed
-            and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")]
+    return [
+        ch
+        for ch in text
+        if ch not in allowed and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+    ]
 
 
 def _shown_all(text: str, payloads, where: str) -> None:
@@ -104,6 +110,7 @@ def assert_markdown(text: str, payloads=CORPUS, where: str = "Markdown") -> None
     (markdown-it-py, raw HTML off), every payload shown literally and no link to the evil site
     made."""
     from markdown_it import MarkdownIt
+
     bad = unsafe_characters(text)
     assert not bad, f"{where}: raw {sorted(set(map(ascii, bad)))}"
     page = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
@@ -125,10 +132,12 @@ def assert_csv(path: Path, payloads=CORPUS, where: str = "CSV") -> None:
     for c in cells:
         bad = unsafe_characters(c, allowed="")
         assert not bad, f"{where}: raw {sorted(set(map(ascii, bad)))} in {c!r}"
-        lead = c.lstrip("".join(ch for ch in set(c) if ch.isspace()
-                                or unicodedata.category(ch) == "Cf"))
-        assert not lead.startswith(("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")) \
-            or re.fullmatch(r"[+-]?\d+(\.\d+)?", c), f"{where}: a formula cell {c!r}"
+        lead = c.lstrip(
+            "".join(ch for ch in set(c) if ch.isspace() or unicodedata.category(ch) == "Cf")
+        )
+        assert not lead.startswith(
+            ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+        ) or re.fullmatch(r"[+-]?\d+(\.\d+)?", c), f"{where}: a formula cell {c!r}"
     _shown_all("\n".join(cells), payloads, where)
 
 
@@ -143,14 +152,37 @@ def assert_json(text: str, where: str = "JSON") -> object:
 def write_export(path: Path, learner: str, themes: list[str]) -> Path:
     """A progress export (``laugh-and-lie-down/progress@1``) of one answer, by ``learner``, on
     ``themes``."""
-    path.write_text(json.dumps({
-        "format": "laugh-and-lie-down/progress@1", "exported_at": 0, "learner": learner,
-        "answers": [{"uid": f"{path.stem}-{k}", "at": 1_700_000_000 + k,
-                     "puzzle_id": f"count.parlett.5.{k}",
-                     "kind": "count", "themes": [theme], "correct": k % 2 == 0, "seconds": 5.0,
-                     "hints": 0, "lesson": None, "ruleset": "parlett", "retry": False,
-                     "difficulty": 2, "revealed": False} for k, theme in enumerate(themes)],
-        "lessons": [], "meta": {}, "ratings": {}}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "format": "laugh-and-lie-down/progress@1",
+                "exported_at": 0,
+                "learner": learner,
+                "answers": [
+                    {
+                        "uid": f"{path.stem}-{k}",
+                        "at": 1_700_000_000 + k,
+                        "puzzle_id": f"count.parlett.5.{k}",
+                        "kind": "count",
+                        "themes": [theme],
+                        "correct": k % 2 == 0,
+                        "seconds": 5.0,
+                        "hints": 0,
+                        "lesson": None,
+                        "ruleset": "parlett",
+                        "retry": False,
+                        "difficulty": 2,
+                        "revealed": False,
+                    }
+                    for k, theme in enumerate(themes)
+                ],
+                "lessons": [],
+                "meta": {},
+                "ratings": {},
+            }
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -163,49 +195,63 @@ def write_sources(folder: Path) -> Path:
     where they stand, the dating and lineage notes, an attestation of the name, a problem, the
     ruleset's title, summary and notes) is from the corpus; its ruleset :data:`RULESET` cites
     the quotations.  Returns ``folder``."""
-    q = json.dumps                     # a JSON string is a YAML double-quoted string
+    q = json.dumps  # a JSON string is a YAML double-quoted string
     p = {x.id: x.text for x in CORPUS}
     params4 = dict(hand=10, table=12, ante_dealer=3, ante_other=2, last_in_bonus=3, breakeven=10)
     params5 = dict(hand=8, table=12, ante_dealer=3, ante_other=2, last_in_bonus=5, breakeven=8)
 
     def counts(values):
-        return "\n".join(f"        {k}: {{value: {v}, status: chosen, note: {q(p['bidi'])}}}"
-                         for k, v in values.items())
-    rules = {"first_dealer": "lowest_cut", "table_mournival": "dealer_takes",
-             "captures": "[one_for_one, one_for_three, pair_for_pair, prial_for_one]",
-             "hand_plays": "free", "bonus_to": "last_in", "last_in_plays_on": "false",
-             "leftovers_to": "dealer", "scoring": "stakes",
-             "oversights": "[overlooked_table_mournival, split_prial, laid_down_dead_pair]",
-             "captures_per_turn": "one", "declarations": "[prial, mournival, dead_pair]",
-             "lie_down_pays": "null", "pot_to": "null", "match_format": "null"}
+        return "\n".join(
+            f"        {k}: {{value: {v}, status: chosen, note: {q(p['bidi'])}}}"
+            for k, v in values.items()
+        )
+
+    rules = {
+        "first_dealer": "lowest_cut",
+        "table_mournival": "dealer_takes",
+        "captures": "[one_for_one, one_for_three, pair_for_pair, prial_for_one]",
+        "hand_plays": "free",
+        "bonus_to": "last_in",
+        "last_in_plays_on": "false",
+        "leftovers_to": "dealer",
+        "scoring": "stakes",
+        "oversights": "[overlooked_table_mournival, split_prial, laid_down_dead_pair]",
+        "captures_per_turn": "one",
+        "declarations": "[prial, mournival, dead_pair]",
+        "lie_down_pays": "null",
+        "pot_to": "null",
+        "match_format": "null",
+    }
     notes = [p["link"], p["osc52"], p["markup"], p["format"]]
     lines = "\n".join(
-        f"    {k}: {{value: {v}, status: stated, quotes: [q{i % 4 + 1}], "
-        f"note: {q(notes[i % 4])}}}" for i, (k, v) in enumerate(rules.items()))
-    (folder / "hostile.yaml").write_text(f"""\
+        f"    {k}: {{value: {v}, status: stated, quotes: [q{i % 4 + 1}], note: {q(notes[i % 4])}}}"
+        for i, (k, v) in enumerate(rules.items())
+    )
+    (folder / "hostile.yaml").write_text(
+        f"""\
 id: hostile
 kind: house
-citation: {{author: {q(p['markup'] + ' ' + p['link'])}, title: {q(p['osc8'] + ' ' + p['bidi'])},
-           in: {q(p['emoji'])}, date: {q(p['osc52'])}}}
+citation: {{author: {q(p["markup"] + " " + p["link"])}, title: {q(p["osc8"] + " " + p["bidi"])},
+           in: {q(p["emoji"])}, date: {q(p["osc52"])}}}
 text: null
 summary: {q(ALL_IN_ONE)}
-dated: {{year: 1990, date: {q(p['csi'])}, status: stated, quotes: [q1], note: {q(p['format'])}}}
+dated: {{year: 1990, date: {q(p["csi"])}, status: stated, quotes: [q1], note: {q(p["format"])}}}
 based_on:
-  - {{source: willughby, status: read, quotes: [q2], note: {q(p['link'] + ' ' + p['html'])}}}
+  - {{source: willughby, status: read, quotes: [q2], note: {q(p["link"] + " " + p["html"])}}}
 quotations:
-  q1: {{text: {q(p['markup'] + ' ' + p['osc8'] + ' ' + p['osc52'])}, where: {q(p['link'])}}}
-  q2: {{text: {q(p['bidi'] + ' ' + p['format'] + ' ' + p['csi'])}, where: {q(p['emoji'])}}}
-  q3: {{text: {q(p['link'] + ' ' + p['emoji'] + ' ' + p['html'])}, where: {q(p['markup'])}}}
-  q4: {{text: {q(p['nbsp-formula'] + ' ' + p['space-formula'])}, where: {q(p['bidi'])}}}
+  q1: {{text: {q(p["markup"] + " " + p["osc8"] + " " + p["osc52"])}, where: {q(p["link"])}}}
+  q2: {{text: {q(p["bidi"] + " " + p["format"] + " " + p["csi"])}, where: {q(p["emoji"])}}}
+  q3: {{text: {q(p["link"] + " " + p["emoji"] + " " + p["html"])}, where: {q(p["markup"])}}}
+  q4: {{text: {q(p["nbsp-formula"] + " " + p["space-formula"])}, where: {q(p["bidi"])}}}
 records:
   - {{id: hostile-record, kind: name, date: 1700,
-     citation: {{author: {q(p['markup'])}, title: {q(p["link"] + " " + p["osc52"])}}},
-     quote: q4, reported_by: hostile, note: {q(p['bidi'])}}}
+     citation: {{author: {q(p["markup"])}, title: {q(p["link"] + " " + p["osc52"])}}},
+     quote: q4, reported_by: hostile, note: {q(p["bidi"])}}}
 problems:
   - {{id: hostile-problem, summary: {q(ALL_IN_ONE)}, quotes: [q3]}}
 rulesets:
   {RULESET}:
-    title: {q(p['markup'] + ' ' + p['link'] + ' ' + p['bidi'])}
+    title: {q(p["markup"] + " " + p["link"] + " " + p["bidi"])}
     summary: {q(ALL_IN_ONE)}
     players:
       4:
@@ -213,5 +259,7 @@ rulesets:
       5:
 {counts(params5)}
 {lines}
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     return folder

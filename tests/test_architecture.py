@@ -16,8 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _lint(config: Path | None = None, path: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    args = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
-            " sys.exit(lint_imports_command())", "--no-cache"]
+    args = [
+        sys.executable,
+        "-c",
+        "import sys; from importlinter.cli import lint_imports_command;"
+        " sys.exit(lint_imports_command())",
+        "--no-cache",
+    ]
     if config is not None:
         args += ["--config", str(config)]
     return subprocess.run(args, cwd=path, env=env, capture_output=True, text=True, timeout=120)
@@ -33,10 +38,12 @@ def test_every_contract_is_kept():
 def test_a_breach_is_caught(tmp_path):
     """The check can fail: a contract the code breaks is reported broken (exit 1)."""
     cfg = tmp_path / "breach.toml"
-    cfg.write_text('[tool.importlinter]\nroot_package = "tutor"\n\n'
-                   '[[tool.importlinter.contracts]]\nname = "a rule the code breaks (cli uses the engine)"\n'
-                   'type = "forbidden"\nsource_modules = ["tutor.app.cli"]\n'
-                   'forbidden_modules = ["tutor.engine"]\n')
+    cfg.write_text(
+        '[tool.importlinter]\nroot_package = "tutor"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "a rule the code breaks (cli uses the engine)"\n'
+        'type = "forbidden"\nsource_modules = ["tutor.app.cli"]\n'
+        'forbidden_modules = ["tutor.engine"]\n'
+    )
     r = _lint(cfg)
     assert r.returncode != 0 and "BROKEN" in r.stdout
 
@@ -45,10 +52,12 @@ def test_a_module_importing_the_commands_is_caught(tmp_path):
     """Only ``tutor.app.cli`` may import ``tutor.app.commands``: with the command line itself left
     off the allowed list, the contract breaks."""
     cfg = tmp_path / "commands.toml"
-    cfg.write_text('[tool.importlinter]\nroot_package = "tutor"\n\n'
-                   '[[tool.importlinter.contracts]]\nname = "commands from nowhere"\n'
-                   'type = "protected"\nprotected_modules = ["tutor.app.commands"]\n'
-                   'allowed_importers = ["tutor.app.home"]\n')
+    cfg.write_text(
+        '[tool.importlinter]\nroot_package = "tutor"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "commands from nowhere"\n'
+        'type = "protected"\nprotected_modules = ["tutor.app.commands"]\n'
+        'allowed_importers = ["tutor.app.home"]\n'
+    )
     r = _lint(cfg)
     assert r.returncode != 0 and "tutor.app.cli -> tutor.app.commands" in r.stdout
 
@@ -63,9 +72,11 @@ def test_a_circle_closed_inside_a_function_is_caught(tmp_path):
     (pkg / "part" / "a.py").write_text("from room.part import b\n")
     (pkg / "part" / "b.py").write_text("def late():\n    from room.part import a\n    return a\n")
     cfg = tmp_path / "cycle.toml"
-    cfg.write_text('[tool.importlinter]\nroot_package = "room"\n\n'
-                   '[[tool.importlinter.contracts]]\nname = "no circle"\n'
-                   'type = "acyclic_siblings"\nancestors = ["room"]\n')
+    cfg.write_text(
+        '[tool.importlinter]\nroot_package = "room"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "no circle"\n'
+        'type = "acyclic_siblings"\nancestors = ["room"]\n'
+    )
     r = _lint(cfg, tmp_path)
     assert r.returncode != 0 and "BROKEN" in r.stdout and "room.part" in r.stdout
 
@@ -73,6 +84,7 @@ def test_a_circle_closed_inside_a_function_is_caught(tmp_path):
 def test_the_puzzles_room_names_its_whole_api_and_loads_it_on_first_use():
     import tutor.puzzles as P
     from tutor.puzzles import _api
+
     assert P.__all__ == _api.__all__
     assert all(getattr(P, name) is getattr(_api, name) for name in P.__all__)
 
@@ -104,10 +116,11 @@ def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    up = pkg.split(".")[:len(pkg.split(".")) - node.level + 1]
+                    up = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                names = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                         for a in node.names]
+                names = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names
+                ]
             for name in names:
                 target = known(name)
                 if target is not None and target != mod:
@@ -162,8 +175,11 @@ def test_the_engine_has_no_import_circle_counting_type_only_imports():
     """Issue 43: no circle among the engine's modules, imports under ``TYPE_CHECKING`` counted
     (the Deal was six mixins and a declared shape importing one another for mypy; the Game
     named the deal's and the rulesets' types the same way)."""
-    circles = [c for c in _circles(_import_graph(ROOT, "tutor"))
-               if any(m.startswith("tutor.engine") for m in c)]
+    circles = [
+        c
+        for c in _circles(_import_graph(ROOT, "tutor"))
+        if any(m.startswith("tutor.engine") for m in c)
+    ]
     assert circles == []
 
 
@@ -184,8 +200,10 @@ def test_a_type_only_circle_is_caught(tmp_path):
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from room.b import B\n")
-    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
-                              "    from room.a import A\n\nclass B: ...\n")
+    (pkg / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from room.a import A\n\nclass B: ...\n"
+    )
     (pkg / "c.py").write_text("from room import a\n")
     assert _circles(_import_graph(tmp_path, "room")) == [["room.a", "room.b"]]
 
@@ -194,9 +212,14 @@ def test_the_engine_imports_no_argparse():
     """Issue 43: the command line's library stays in the app (``tutor.engine.names`` imported
     argparse for a ``type=`` helper); the engine raises its own errors, the app words them."""
     graph_roots = sorted((ROOT / "tutor" / "engine").rglob("*.py"))
-    importers = [str(p.relative_to(ROOT)) for p in graph_roots
-                 if any(isinstance(n, (ast.Import, ast.ImportFrom))
-                        and "argparse" in ([a.name for a in n.names] if isinstance(n, ast.Import)
-                                           else [n.module or ""])
-                        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))))]
+    importers = [
+        str(p.relative_to(ROOT))
+        for p in graph_roots
+        if any(
+            isinstance(n, (ast.Import, ast.ImportFrom))
+            and "argparse"
+            in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module or ""])
+            for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        )
+    ]
     assert importers == []

@@ -58,7 +58,7 @@ def _code(text: str) -> tuple[list[str], list[str]]:
             fenced = not fenced
             prose.append("")
         elif fenced:
-            if lines and lines[-1].endswith("\\"):     # a shell line continued
+            if lines and lines[-1].endswith("\\"):  # a shell line continued
                 lines[-1] = lines[-1][:-1].rstrip() + " " + line.strip()
             else:
                 lines.append(line.strip())
@@ -97,18 +97,18 @@ def _tokens(command: str) -> list[str]:
     ``--opt=value`` split, ending at a shell pipe (a ``|`` not followed by an option)."""
     text = command.replace("\\|", "|")
     try:
-        words = shlex.split(text)[1:]       # "Dan Ford": one word, as the shell reads it
-    except ValueError:                      # an unclosed quote in prose: the words as written
+        words = shlex.split(text)[1:]  # "Dan Ford": one word, as the shell reads it
+    except ValueError:  # an unclosed quote in prose: the words as written
         words = text.split()[1:]
     out: list[str] = []
     for i, word in enumerate(words):
         if word == "|":
             if i + 1 < len(words) and words[i + 1].lstrip("[(").startswith("-"):
-                continue                     # --deals K | --match: alternatives
-            break                            # laugh rules | head: a pipe
+                continue  # --deals K | --match: alternatives
+            break  # laugh rules | head: a pipe
         word = word.strip("[]")
         if word in ("...", "…") and out and out[-1].startswith("-"):
-            word = "VALUES"                  # [--bots ...]: some value
+            word = "VALUES"  # [--bots ...]: some value
         if word.endswith("..."):
             word = word[:-3]
         if word in ("", "…"):
@@ -128,16 +128,22 @@ def _check_choice(action: argparse.Action, word: str, where: str) -> list[str]:
     if action.choices is None or _PLACEHOLDER.search(word):
         return []
     choices = {_norm(str(c)) for c in action.choices}
-    return [f"{where}: {alt!r} is not one of {sorted(choices)}"
-            for alt in word.split("|") if _norm(alt) not in choices]
+    return [
+        f"{where}: {alt!r} is not one of {sorted(choices)}"
+        for alt in word.split("|")
+        if _norm(alt) not in choices
+    ]
 
 
 def _check(parser: argparse.ArgumentParser, words: list[str], where: str) -> list[str]:
     """What in ``words`` (a command's words after ``laugh`` and its subcommands so far) does
     not fit ``parser``."""
     subs = _subparsers(parser)
-    positionals = [a for a in parser._actions
-                   if not a.option_strings and not isinstance(a, argparse._SubParsersAction)]
+    positionals = [
+        a
+        for a in parser._actions
+        if not a.option_strings and not isinstance(a, argparse._SubParsersAction)
+    ]
     i = 0
     while i < len(words):
         word = words[i]
@@ -163,15 +169,16 @@ def _check(parser: argparse.ArgumentParser, words: list[str], where: str) -> lis
             continue
         if subs is not None:
             if _PLACEHOLDER.fullmatch(word):
-                return []                    # laugh COMMAND --help: any command
+                return []  # laugh COMMAND --help: any command
             problems = []
             for alt in word.split("|"):
                 name = next((c for c in subs.choices if _norm(c) == _norm(alt)), None)
                 if name is None:
-                    problems.append(f"{where}: no command {alt!r} (there are "
-                                    f"{', '.join(subs.choices)})")
+                    problems.append(
+                        f"{where}: no command {alt!r} (there are {', '.join(subs.choices)})"
+                    )
                 else:
-                    problems += _check(subs.choices[name], words[i + 1:], f"{where} {name}")
+                    problems += _check(subs.choices[name], words[i + 1 :], f"{where} {name}")
             return problems
         if not positionals:
             return [f"{where}: a word too many: {word!r}"]
@@ -187,7 +194,8 @@ def _check(parser: argparse.ArgumentParser, words: list[str], where: str) -> lis
 
 def _concrete(command: str) -> bool:
     return not re.search(r"[\[\]|…]|\.\.\.|\*", command) and not any(
-        _PLACEHOLDER.search(w) for w in command.split()[1:])
+        _PLACEHOLDER.search(w) for w in command.split()[1:]
+    )
 
 
 def _check_laugh(command: str) -> list[str]:
@@ -199,7 +207,7 @@ def _check_laugh(command: str) -> list[str]:
             with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
                 build_parser().parse_args(words)
         except SystemExit as exc:
-            if exc.code and "arguments are required" not in err.getvalue():   # a mention
+            if exc.code and "arguments are required" not in err.getvalue():  # a mention
                 problems.append(f"laugh refuses it: {err.getvalue().strip()}")
     return problems
 
@@ -235,8 +243,7 @@ def _check_python(command: str) -> list[str]:
 @pytest.mark.parametrize("doc, command", _all_commands())
 def test_every_command_shown_runs_from_a_clone(doc, command):
     first = command.split()[0]
-    problems = (_check_python(command) if re.search(r"python3?$", first)
-                else _check_laugh(command))
+    problems = _check_python(command) if re.search(r"python3?$", first) else _check_laugh(command)
     assert not problems, f"{doc}: `{command}`: {'; '.join(problems)}"
 
 
@@ -246,29 +253,35 @@ def test_the_documents_show_the_commands_a_user_needs():
     commands = [c for _, c in _all_commands()]
     assert ".venv/bin/laugh" in commands
     assert "laugh track tournament" in commands
-    assert any(c.startswith("laugh table serve [--host H]") and c.endswith("[--json]")
-               for c in commands)
+    assert any(
+        c.startswith("laugh table serve [--host H]") and c.endswith("[--json]") for c in commands
+    )
     assert len(commands) > 80, len(commands)
 
 
-@pytest.mark.parametrize("command, problem", [
-    ("laugh drill weak --limit 5", "no option --limit"),
-    ("laugh table admin ADDRESS stop --admin CODE", "'stop' is not one of"),
-    ("laugh class pack --for parents --out F.html", "'parents' is not one of"),
-    ("laugh tables serve", "no command 'tables'"),
-    ("laugh odds extra", "a word too many"),
-    ("laugh play --seed", "--seed needs a value"),
-    ("laugh play --seed seven", "laugh refuses it"),
-])
+@pytest.mark.parametrize(
+    "command, problem",
+    [
+        ("laugh drill weak --limit 5", "no option --limit"),
+        ("laugh table admin ADDRESS stop --admin CODE", "'stop' is not one of"),
+        ("laugh class pack --for parents --out F.html", "'parents' is not one of"),
+        ("laugh tables serve", "no command 'tables'"),
+        ("laugh odds extra", "a word too many"),
+        ("laugh play --seed", "--seed needs a value"),
+        ("laugh play --seed seven", "laugh refuses it"),
+    ],
+)
 def test_a_wrong_command_is_caught(command, problem):
     assert any(problem in p for p in _check_laugh(command)), _check_laugh(command)
 
 
 def test_a_script_outside_the_clone_is_caught():
-    assert _check_python("python3 ../shared/tools/layers") == \
-        ["../shared/tools/layers points outside the repository"]
-    assert _check_python("python benchmarks/bench_nothing.py") == \
-        ["benchmarks/bench_nothing.py is not in the clone"]
+    assert _check_python("python3 ../shared/tools/layers") == [
+        "../shared/tools/layers points outside the repository"
+    ]
+    assert _check_python("python benchmarks/bench_nothing.py") == [
+        "benchmarks/bench_nothing.py is not in the clone"
+    ]
     assert _check_python("python -m pytest -m fast") == ["no pytest marker 'fast'"]
     assert _check_python("python -m pytests") == ["no module 'pytests' (pip install '.[test]')"]
 
@@ -289,8 +302,9 @@ def test_every_relative_link_points_to_a_file_of_the_clone():
             if not path.is_relative_to(ROOT.resolve()) or not path.exists():
                 problems.append(f"{_rel(doc)}: {target} is not a file of the clone")
             elif anchor and path.suffix == ".md":
-                headings = {_slug(h) for h in re.findall(r"^#+ (.+)$", path.read_text("utf-8"),
-                                                          re.M)}
+                headings = {
+                    _slug(h) for h in re.findall(r"^#+ (.+)$", path.read_text("utf-8"), re.M)
+                }
                 if anchor not in headings:
                     problems.append(f"{_rel(doc)}: {target}: no heading #{anchor}")
     assert not problems, "\n".join(problems)
@@ -300,9 +314,11 @@ def _sections() -> dict[str, str]:
     """docs/COMMANDS.md's sections by the commands their heading names (``laugh lesson, laugh
     lessons`` is both)."""
     text = (ROOT / "docs" / "COMMANDS.md").read_text("utf-8")
-    return {name: m.group(2)
-            for m in re.finditer(r"^## (laugh[^\n]*)\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-            for name in m.group(1).split(", ")}
+    return {
+        name: m.group(2)
+        for m in re.finditer(r"^## (laugh[^\n]*)\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+        for name in m.group(1).split(", ")
+    }
 
 
 def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("laugh",)):
@@ -321,18 +337,20 @@ def test_every_command_and_option_is_in_commands_md():
     sections = _sections()
     missing = []
     for path, parser in _leaves(build_parser()):
-        heading = next((" ".join(path[:k]) for k in range(len(path), 0, -1)
-                        if " ".join(path[:k]) in sections), None)
+        heading = next(
+            (" ".join(path[:k]) for k in range(len(path), 0, -1) if " ".join(path[:k]) in sections),
+            None,
+        )
         body = sections.get(heading or "", "")
         if heading is None or (heading == "laugh" and len(path) > 1 and path[1] != "tutor"):
             missing.append(f"{' '.join(path)}: no section")
             continue
-        if len(path) > 2 and not re.search(rf"\b{path[-1]}\b", body):   # drill oversights|count
+        if len(path) > 2 and not re.search(rf"\b{path[-1]}\b", body):  # drill oversights|count
             missing.append(f"{' '.join(path)}: not named in its section {heading!r}")
         for action in parser._actions:
             names = [o for o in action.option_strings if o.startswith("--")]
             if not names or names[0] in ("--help", "--sources"):
-                continue                     # --sources: "What every command shares"
+                continue  # --sources: "What every command shares"
             if not any(re.search(re.escape(o) + r"(?![\w-])", body) for o in names):
                 missing.append(f"{' '.join(path)} {names[0]}: not in section {heading!r}")
     assert not missing, "\n".join(missing)
@@ -363,12 +381,25 @@ def test_lines_of_prose_are_at_most_100_characters():
 #: name that parameter's status in the column's ruleset (a set whose members differ, as du
 #: Coeur's oversights, has the weakest of them: one of those words); a cell with none says
 #: nothing of it.
-_ROWS = ("first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
-         "last_in_plays_on", "leftovers_to", "scoring", "oversights")
+_ROWS = (
+    "first_dealer",
+    "table_mournival",
+    "captures",
+    "hand_plays",
+    "bonus_to",
+    "last_in_plays_on",
+    "leftovers_to",
+    "scoring",
+    "oversights",
+)
 
 #: Counts summarised in parlett's "other counts" cell: its segment, the ruleset and players.
-_COUNT_SEGMENTS = {"4p (Willughby)": ("parlett", 4), "4p option": ("parlett-13", 4),
-                   "3p": ("parlett", 3), "6p": ("parlett", 6)}
+_COUNT_SEGMENTS = {
+    "4p (Willughby)": ("parlett", 4),
+    "4p option": ("parlett-13", 4),
+    "3p": ("parlett", 3),
+    "6p": ("parlett", 6),
+}
 _COUNT_WORDS = {"ante": "ante_dealer", "bonus": "last_in_bonus", "be": "breakeven"}
 
 
@@ -384,7 +415,7 @@ def _comparison() -> tuple[list[str], dict[str, list[str]]]:
     start = next(i for i, line in enumerate(lines) if line.startswith("| parameter | parlett ("))
     header = [c.strip().split(" ")[0] for c in lines[start].strip("|").split("|")][1:]
     rows = {}
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -394,9 +425,13 @@ def _comparison() -> tuple[list[str], dict[str, list[str]]]:
 
 def _statuses() -> dict[tuple[str, str, int | None], str]:
     from tutor.engine.sources import load_library
+
     library = load_library()
-    return {(rid, p.name, p.players): p.status
-            for rid, params in library.parameters.items() for p in params}
+    return {
+        (rid, p.name, p.players): p.status
+        for rid, params in library.parameters.items()
+        for p in params
+    }
 
 
 def test_the_rules_comparison_says_each_parameters_status_as_the_rulesets_do():
@@ -407,8 +442,10 @@ def test_the_rules_comparison_says_each_parameters_status_as_the_rulesets_do():
         for rid, cell in zip(header, rows[name], strict=True):
             said = set(_STATUS.findall(_unbracketed(cell).partition(" ")[2]))
             if said and statuses[(rid, name, None)] not in said:
-                wrong.append(f"{name} of {rid}: {' and '.join(sorted(said))} in RULES.md, "
-                             f"{statuses[(rid, name, None)]!r} in sources/")
+                wrong.append(
+                    f"{name} of {rid}: {' and '.join(sorted(said))} in RULES.md, "
+                    f"{statuses[(rid, name, None)]!r} in sources/"
+                )
     cell = rows["other counts"][header.index("parlett")]
     counts, _, overall = cell.partition("—")
     overall_status = _STATUS.search(overall)
@@ -422,8 +459,10 @@ def test_the_rules_comparison_says_each_parameters_status_as_the_rulesets_do():
             said = _STATUS.search(values, at.end()) or overall_status
             assert said is not None, segment
             if said.group(1) != statuses[(rid, name, players)]:
-                wrong.append(f"{name} of {rid} ({players}p): {said.group(1)!r} in RULES.md, "
-                             f"{statuses[(rid, name, players)]!r} in sources/")
+                wrong.append(
+                    f"{name} of {rid} ({players}p): {said.group(1)!r} in RULES.md, "
+                    f"{statuses[(rid, name, players)]!r} in sources/"
+                )
     assert not wrong, "\n".join(wrong)
 
 

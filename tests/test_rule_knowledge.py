@@ -48,17 +48,56 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The names of the ruleset parameters, and of the engine's attributes that carry one's value
 #: (an action's capture form, a claim's oversight kind).
-_PARAMETERS = frozenset({"first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
-                         "last_in_plays_on", "leftovers_to", "scoring", "oversights",
-                         "captures_per_turn", "declarations", "lie_down_pays", "pot_to",
-                         "match_format", "form", "oversight"})
+_PARAMETERS = frozenset(
+    {
+        "first_dealer",
+        "table_mournival",
+        "captures",
+        "hand_plays",
+        "bonus_to",
+        "last_in_plays_on",
+        "leftovers_to",
+        "scoring",
+        "oversights",
+        "captures_per_turn",
+        "declarations",
+        "lie_down_pays",
+        "pot_to",
+        "match_format",
+        "form",
+        "oversight",
+    }
+)
 #: String methods that take text apart or rewrite it.
-_MUNGING = frozenset({"split", "rsplit", "partition", "rpartition", "removeprefix",
-                      "removesuffix", "replace", "strip", "lstrip", "rstrip", "find", "rfind",
-                      "index", "rindex", "startswith", "endswith", "splitlines", "capitalize",
-                      "upper", "lower", "title", "swapcase"})
-_RE_FUNCTIONS = frozenset({"sub", "subn", "match", "search", "fullmatch", "findall", "finditer",
-                           "split"})
+_MUNGING = frozenset(
+    {
+        "split",
+        "rsplit",
+        "partition",
+        "rpartition",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "startswith",
+        "endswith",
+        "splitlines",
+        "capitalize",
+        "upper",
+        "lower",
+        "title",
+        "swapcase",
+    }
+)
+_RE_FUNCTIONS = frozenset(
+    {"sub", "subn", "match", "search", "fullmatch", "findall", "finditer", "split"}
+)
 
 
 def parameter_values() -> tuple[frozenset[str], frozenset[str]]:
@@ -66,6 +105,7 @@ def parameter_values() -> tuple[frozenset[str], frozenset[str]]:
     words (a name with an underscore)."""
     sys.path.insert(0, str(ROOT))
     from tutor.engine.values import ENUMS, PayTo
+
     values = {str(m) for e in (*ENUMS.values(), PayTo) for m in e}
     return frozenset(values), frozenset(v for v in values if "_" in v)
 
@@ -87,8 +127,12 @@ def _strings(node: ast.AST) -> list[str]:
         return [node.value]
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return [s for e in node.elts for s in _strings(e)]
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in ("set", "frozenset", "tuple") and node.args):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("set", "frozenset", "tuple")
+        and node.args
+    ):
         return _strings(node.args[0])
     return []
 
@@ -111,7 +155,7 @@ def _own_nodes(scope: ast.AST):
             todo.extend(ast.iter_child_nodes(node))
 
 
-@functools.lru_cache(maxsize=1)         # the three checks read one file after another
+@functools.lru_cache(maxsize=1)  # the three checks read one file after another
 def _parsed(source: str) -> tuple[ast.Module, list[tuple[ast.AST, list[ast.AST]]]]:
     """``source`` parsed, with each scope (:func:`_scopes`) and its own nodes."""
     tree = ast.parse(source)
@@ -126,8 +170,7 @@ def _reads(node: ast.AST, names: set[str], attrs: frozenset[str], calls: frozens
             return True
         if isinstance(n, ast.Name) and n.id in names:
             return True
-        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                and n.func.attr in calls):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in calls:
             return True
     return False
 
@@ -145,8 +188,9 @@ def _target_names(targets) -> list[str]:
     return out
 
 
-def _bound(nodes: list[ast.AST], attrs: frozenset[str], calls: frozenset[str],
-           start: set[str]) -> set[str]:
+def _bound(
+    nodes: list[ast.AST], attrs: frozenset[str], calls: frozenset[str], start: set[str]
+) -> set[str]:
     """The local names of a scope (its own ``nodes``) bound (at any depth of assignment) from an
     expression that reads ``attrs`` or calls ``calls``, with ``start`` (and names bound from
     those)."""
@@ -165,8 +209,9 @@ def _bound(nodes: list[ast.AST], attrs: frozenset[str], calls: frozenset[str],
     return names
 
 
-def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[str]
-                      ) -> list[tuple[int, str]]:
+def value_comparisons(
+    source: str, values: frozenset[str], distinct: frozenset[str]
+) -> list[tuple[int, str]]:
     """Where ``source`` compares a parameter value as a string (see the module docstring)."""
     out: list[tuple[int, str]] = []
     calls = frozenset({"value"})
@@ -183,12 +228,13 @@ def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[s
                 operands = [node.left, *node.comparators]
                 for k, op in enumerate(operands):
                     found = set(_strings(op)) & values
-                    others = operands[:k] + operands[k + 1:]
+                    others = operands[:k] + operands[k + 1 :]
                     if found and (found & distinct or any(reads(o) for o in others)):
                         out.append((node.lineno, ast.unparse(node)))
                         break
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr,
-                                                                      ast.Sub, ast.BitXor)):
+            elif isinstance(node, ast.BinOp) and isinstance(
+                node.op, (ast.BitAnd, ast.BitOr, ast.Sub, ast.BitXor)
+            ):
                 for a, b in ((node.left, node.right), (node.right, node.left)):
                     if set(_strings(a)) & values and reads(b):
                         out.append((node.lineno, ast.unparse(node)))
@@ -197,9 +243,13 @@ def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[s
                 keys = set(_strings(ast.Tuple(elts=[k for k in node.value.keys if k])))
                 if keys & values and (keys & distinct or reads(node.slice)):
                     out.append((node.lineno, ast.unparse(node)[:120]))
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr == "get" and isinstance(node.func.value, ast.Dict)
-                  and node.args):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and isinstance(node.func.value, ast.Dict)
+                and node.args
+            ):
                 keys = set(_strings(ast.Tuple(elts=[k for k in node.func.value.keys if k])))
                 if keys & values and (keys & distinct or reads(node.args[0])):
                     out.append((node.lineno, ast.unparse(node)[:120]))
@@ -214,8 +264,11 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
     for scope, own in _parsed(source)[1]:
         start = set()
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            start = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)
-                     and a.arg in ("reason", "why")}
+            start = {
+                a.arg
+                for a in ast.walk(scope.args)
+                if isinstance(a, ast.arg) and a.arg in ("reason", "why")
+            }
         names = _bound(own, attrs, calls, start)
 
         def reads(node: ast.AST, names: set = names) -> bool:
@@ -228,12 +281,15 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
                 f = node.func
                 if f.attr in _MUNGING and reads(f.value):
                     out.append((node.lineno, ast.unparse(node)))
-                elif (isinstance(f.value, ast.Name) and f.value.id == "re"
-                      and f.attr in _RE_FUNCTIONS):
+                elif (
+                    isinstance(f.value, ast.Name) and f.value.id == "re" and f.attr in _RE_FUNCTIONS
+                ):
                     pattern = node.args[0] if node.args else None
-                    says_player = (isinstance(pattern, ast.Constant)
-                                   and isinstance(pattern.value, str)
-                                   and "layer" in pattern.value)
+                    says_player = (
+                        isinstance(pattern, ast.Constant)
+                        and isinstance(pattern.value, str)
+                        and "layer" in pattern.value
+                    )
                     if says_player or any(reads(a) for a in node.args[1:]):
                         out.append((node.lineno, ast.unparse(node)[:120]))
     return out
@@ -243,16 +299,20 @@ def default_ruleset_named(source: str, rid: str) -> list[tuple[int, str]]:
     """Where ``source`` spells the default ruleset's id ``rid`` (docstrings aside)."""
     tree = _parsed(source)[0]
     docs = _docstrings(tree)
-    return [(n.lineno, repr(n.value)) for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and n.value == rid and id(n) not in docs]
+    return [
+        (n.lineno, repr(n.value))
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and n.value == rid and id(n) not in docs
+    ]
 
 
 # -- rules worked out outside the engine (issue 43) ----------------------------------------------
 
 #: The fields of a settlement row (:class:`~tutor.engine.deal.SeatSettlement`) that only a
 #: settlement has, and the plainer ones it shares with other records (a drill's time ``bonus``).
-_ROW_OWN = frozenset({"ante", "for_cards", "pot_share", "leftovers", "set_aside", "won_in_play",
-                      "paid", "received"})
+_ROW_OWN = frozenset(
+    {"ante", "for_cards", "pot_share", "leftovers", "set_aside", "won_in_play", "paid", "received"}
+)
 _ROW_SHARED = frozenset({"bonus", "points", "net", "won"})
 #: The engine's counts of a rank, and the attributes holding an action's or a hand's cards.
 _RANK_COUNTS = frozenset({"table_count", "hand_count", "won_count"})
@@ -264,10 +324,13 @@ _SET_SIZES = frozenset({2, 3, 4})
 def _engine_errors(root: Path = ROOT) -> frozenset[str]:
     """The names of the engine's error classes (those of :mod:`tutor.engine.errors` and any
     class of ``tutor/engine`` derived from one)."""
-    names = {"LaughError"}          # (the root of every error the program raises, not only
-    classes = [node for path in sorted((root / "tutor" / "engine").rglob("*.py"))
-               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-               if isinstance(node, ast.ClassDef)]
+    names = {"LaughError"}  # (the root of every error the program raises, not only
+    classes = [
+        node
+        for path in sorted((root / "tutor" / "engine").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    ]
     changed = True
     while changed:
         changed = False
@@ -276,25 +339,36 @@ def _engine_errors(root: Path = ROOT) -> frozenset[str]:
             if c.name not in names and bases & names:
                 names.add(c.name)
                 changed = True
-    return frozenset(names - {"LaughError"})    # the engine's: the root is anyone's)
+    return frozenset(names - {"LaughError"})  # the engine's: the root is anyone's)
 
 
 def offender_comparisons(source: str) -> list[tuple[int, str]]:
     """Where ``source`` compares a seat with an oversight's offender (``o.offender == seat``,
     ``q != offender``, ``ov.offender in holders``): who may claim is the engine's
     (:meth:`~tutor.engine.deal.Deal.claimants`)."""
-    def offender(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Attribute) and node.attr == "offender"
-                or isinstance(node, ast.Name) and node.id == "offender")
 
-    return [(node.lineno, ast.unparse(node)) for node in ast.walk(_parsed(source)[0])
-            if isinstance(node, ast.Compare) and any(offender(o) for o in
-                                                     [node.left, *node.comparators])]
+    def offender(node: ast.AST) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and node.attr == "offender"
+            or isinstance(node, ast.Name)
+            and node.id == "offender"
+        )
+
+    return [
+        (node.lineno, ast.unparse(node))
+        for node in ast.walk(_parsed(source)[0])
+        if isinstance(node, ast.Compare)
+        and any(offender(o) for o in [node.left, *node.comparators])
+    ]
 
 
 def _is_size(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value in _SET_SIZES and \
-        not isinstance(node.value, bool)
+    return (
+        isinstance(node, ast.Constant)
+        and node.value in _SET_SIZES
+        and not isinstance(node.value, bool)
+    )
 
 
 def set_counting(source: str) -> list[tuple[int, str]]:
@@ -305,21 +379,32 @@ def set_counting(source: str) -> list[tuple[int, str]]:
     engine's (:func:`~tutor.engine.cards.sets_of`, :attr:`~tutor.engine.deal.Action.form`)."""
     out: list[tuple[int, str]] = []
     for node in ast.walk(_parsed(source)[0]):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "Counter" and node.args
-                and _reads(node.args[0], {"rank_of"}, frozenset(), frozenset())):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "Counter"
+            and node.args
+            and _reads(node.args[0], {"rank_of"}, frozenset(), frozenset())
+        ):
             out.append((node.lineno, ast.unparse(node)))
         elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             operands = [node.left, *node.comparators]
             if not any(_is_size(o) for o in operands):
                 continue
             for o in operands:
-                counted = (isinstance(o, ast.Call) and isinstance(o.func, ast.Attribute)
-                           and o.func.attr in _RANK_COUNTS)
-                length = (isinstance(o, ast.Call) and isinstance(o.func, ast.Name)
-                          and o.func.id == "len" and len(o.args) == 1
-                          and isinstance(o.args[0], ast.Attribute)
-                          and o.args[0].attr in _CARD_HOLDERS)
+                counted = (
+                    isinstance(o, ast.Call)
+                    and isinstance(o.func, ast.Attribute)
+                    and o.func.attr in _RANK_COUNTS
+                )
+                length = (
+                    isinstance(o, ast.Call)
+                    and isinstance(o.func, ast.Name)
+                    and o.func.id == "len"
+                    and len(o.args) == 1
+                    and isinstance(o.args[0], ast.Attribute)
+                    and o.args[0].attr in _CARD_HOLDERS
+                )
                 if counted or length:
                     out.append((node.lineno, ast.unparse(node)))
                     break
@@ -344,8 +429,9 @@ def settlement_arithmetic(source: str) -> list[tuple[int, str]]:
         return set()
 
     for node in ast.walk(_parsed(source)[0]):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult,
-                                                                ast.Div, ast.FloorDiv, ast.Mod)):
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+        ):
             left, right = fields(node.left), fields(node.right)
             if (left | right) & _ROW_OWN or (left and right):
                 out.append((node.lineno, ast.unparse(node)))
@@ -364,33 +450,51 @@ def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, s
     def munged(node: ast.AST, text) -> bool:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return text(node.value)
-        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and text(node.func.value) and node.func.attr in _MUNGING)
+        return (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and text(node.func.value)
+            and node.func.attr in _MUNGING
+        )
 
     def kind(node: ast.AST) -> bool:
         return isinstance(node, ast.Attribute) and node.attr == "kind"
 
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and kind(
-                node.func.value) and node.func.attr in ("removeprefix", "removesuffix",
-                                                        "split", "partition")
-                or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
-                and kind(node.value)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and kind(node.func.value)
+            and node.func.attr in ("removeprefix", "removesuffix", "split", "partition")
+            or isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Slice)
+            and kind(node.value)
+        ):
             out.append((node.lineno, ast.unparse(node)))
         if not (isinstance(node, ast.ExceptHandler) and node.name and node.type is not None):
             continue
         types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
-        if not any((t.id if isinstance(t, ast.Name) else getattr(t, "attr", "")) in errors
-                   for t in types):
+        if not any(
+            (t.id if isinstance(t, ast.Name) else getattr(t, "attr", "")) in errors for t in types
+        ):
             continue
 
         def text(n: ast.AST, name: str = node.name) -> bool:
-            return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                    and n.func.id == "str" and len(n.args) == 1
-                    and isinstance(n.args[0], ast.Name) and n.args[0].id == name)
+            return (
+                isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)
+                and n.func.id == "str"
+                and len(n.args) == 1
+                and isinstance(n.args[0], ast.Name)
+                and n.args[0].id == name
+            )
 
-        out += [(n.lineno, ast.unparse(n)) for stmt in node.body for n in ast.walk(stmt)
-                if munged(n, text)]
+        out += [
+            (n.lineno, ast.unparse(n))
+            for stmt in node.body
+            for n in ast.walk(stmt)
+            if munged(n, text)
+        ]
     return out
 
 
@@ -406,24 +510,33 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
     """Every finding of the checks in the checkout at ``root`` (worked out once a run: the
     tests below read it, on one worker)."""
     values, distinct = parameter_values()
-    out: dict[str, list[str]] = {"values": [], "reasons": [], "default": [], "offenders": [],
-                                 "sets": [], "settlement": [], "error_text": []}
+    out: dict[str, list[str]] = {
+        "values": [],
+        "reasons": [],
+        "default": [],
+        "offenders": [],
+        "sets": [],
+        "settlement": [],
+        "error_text": [],
+    }
     errors = _engine_errors(root)
     for rel, text in _outside_engine(root):
-        out["values"] += [f"{rel}:{ln}: {src}" for ln, src in
-                          value_comparisons(text, values, distinct)]
+        out["values"] += [
+            f"{rel}:{ln}: {src}" for ln, src in value_comparisons(text, values, distinct)
+        ]
         out["reasons"] += [f"{rel}:{ln}: {src}" for ln, src in reason_munging(text)]
-        out["default"] += [f"{rel}:{ln}: {src}" for ln, src in
-                           default_ruleset_named(text, "parlett")]
+        out["default"] += [
+            f"{rel}:{ln}: {src}" for ln, src in default_ruleset_named(text, "parlett")
+        ]
         out["offenders"] += [f"{rel}:{ln}: {src}" for ln, src in offender_comparisons(text)]
         out["sets"] += [f"{rel}:{ln}: {src}" for ln, src in set_counting(text)]
         out["settlement"] += [f"{rel}:{ln}: {src}" for ln, src in settlement_arithmetic(text)]
-        out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in
-                              error_text_munging(text, errors)]
+        out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in error_text_munging(text, errors)]
     return out
 
 
 # -- the checks ---------------------------------------------------------------------------------
+
 
 @pytest.mark.xdist_group("rule_knowledge")
 def test_no_parameter_value_is_compared_as_a_string_outside_the_engine():
@@ -439,6 +552,7 @@ def test_no_module_outside_the_engine_takes_apart_an_engine_reason():
 def test_the_default_ruleset_is_named_once_in_the_engine():
     from tutor.engine.game import DEFAULT_RULESET
     from tutor.engine.sources import default_library
+
     assert DEFAULT_RULESET in default_library().rulesets
     assert findings()["default"] == []
 
@@ -465,7 +579,7 @@ def test_no_module_outside_the_engine_takes_apart_an_engine_error_or_an_action_k
 
 # -- the checks can fail ------------------------------------------------------------------------
 
-BREACHES = '''
+BREACHES = """
 def one(deal, rs, exc, names, seat):
     set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
     if rs.scoring == "stakes" or "one_for_one" in rs.captures:
@@ -483,7 +597,7 @@ def one(deal, rs, exc, names, seat):
     why = exc.reason
     first = why[0].upper() + why[1:]
     return "parlett"
-'''
+"""
 FINE = '''
 def two(deal, game, status, section, variant, a):
     """The default is "parlett"."""
@@ -499,8 +613,9 @@ def test_the_checks_catch_each_kind_of_breach_and_pass_the_engine_s_way():
     values, distinct = parameter_values()
     found = value_comparisons(BREACHES, values, distinct)
     assert sorted(ln for ln, _ in found) == [3, 4, 4, 7, 9, 11, 12], found
-    assert sorted(ln for ln, _ in reason_munging(BREACHES)) == [13, 14, 14, 15, 17, 17, 17], \
+    assert sorted(ln for ln, _ in reason_munging(BREACHES)) == [13, 14, 14, 15, 17, 17, 17], (
         reason_munging(BREACHES)
+    )
     assert [ln for ln, _ in default_ruleset_named(BREACHES, "parlett")] == [18]
     assert value_comparisons(FINE, values, distinct) == []
     assert reason_munging(FINE) == []
@@ -508,7 +623,7 @@ def test_the_checks_catch_each_kind_of_breach_and_pass_the_engine_s_way():
 
 
 #: Issue 43's breaches, one a line (each the form it was found in), then the engine's way.
-HOUSE_BREACHES = '''
+HOUSE_BREACHES = """
 def one(deal, seat, ov, a, s, n, offender):
     mine = [o for o in deal.open_oversights() if o.offender == seat]
     seats = [q for q in range(n) if q != offender]
@@ -524,8 +639,8 @@ def one(deal, seat, ov, a, s, n, offender):
     except RecordError as exc:
         raise ValueError(str(exc).removeprefix("action 0: ")) from None
     what = a.kind.removeprefix("declare_")
-'''
-HOUSE_FINE = '''
+"""
+HOUSE_FINE = """
 def two(deal, seat, ov, a, s, clock, res):
     mine = [o for o in deal.open_oversights() if seat not in deal.claimants(o)]
     held = set(sets_of(a.cards).values())
@@ -542,18 +657,26 @@ def two(deal, seat, ov, a, s, clock, res):
     except OSError as exc:
         text = str(exc).split(": ")[0]
     what = a.declared
-'''
+"""
 
 
 def test_the_house_checks_catch_each_breach_of_issue_43_and_pass_the_engine_s_way():
     lines = {ln: text.strip() for ln, text in enumerate(HOUSE_BREACHES.splitlines(), 1)}
-    got = {name: sorted(ln for ln, _ in found) for name, found in (
-        ("offenders", offender_comparisons(HOUSE_BREACHES)),
-        ("sets", set_counting(HOUSE_BREACHES)),
-        ("settlement", settlement_arithmetic(HOUSE_BREACHES)),
-        ("error_text", error_text_munging(HOUSE_BREACHES, _engine_errors())))}
-    assert got == {"offenders": [3, 4, 5], "sets": [6, 7, 8], "settlement": [9, 10, 11],
-                   "error_text": [15, 16]}, {k: [lines[ln] for ln in v] for k, v in got.items()}
+    got = {
+        name: sorted(ln for ln, _ in found)
+        for name, found in (
+            ("offenders", offender_comparisons(HOUSE_BREACHES)),
+            ("sets", set_counting(HOUSE_BREACHES)),
+            ("settlement", settlement_arithmetic(HOUSE_BREACHES)),
+            ("error_text", error_text_munging(HOUSE_BREACHES, _engine_errors())),
+        )
+    }
+    assert got == {
+        "offenders": [3, 4, 5],
+        "sets": [6, 7, 8],
+        "settlement": [9, 10, 11],
+        "error_text": [15, 16],
+    }, {k: [lines[ln] for ln in v] for k, v in got.items()}
     assert offender_comparisons(HOUSE_FINE) == []
     assert set_counting(HOUSE_FINE) == []
     assert settlement_arithmetic(HOUSE_FINE) == []

@@ -77,13 +77,13 @@ def _warm() -> None:
 
 
 _warm()
-gc.freeze()      # the warm objects out of the collector's reach: a child copies fewer pages
+gc.freeze()  # the warm objects out of the collector's reach: a child copies fewer pages
 #: The library of sources as :func:`tutor.engine.sources.default_library` read it here, with a
 #: learner's folder that has no ``sources`` folder, and the source texts it was checked against.
 LIBRARY = sources.default_library()
 LIBRARY_TEXTS = os.environ.get("LAUGH_SOURCE_TEXTS")
 
-CHILD_SECONDS = 60       # a child still running after this is killed (SIGALRM)
+CHILD_SECONDS = 60  # a child still running after this is killed (SIGALRM)
 
 
 def _std(fd: int, mode: str, encoding: str, errors: str):
@@ -94,8 +94,14 @@ def _std(fd: int, mode: str, encoding: str, errors: str):
         return None
     raw = open(fd, mode + "b", closefd=False)
     tty = raw.isatty()
-    return io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="\n",
-                            line_buffering=tty or fd == 2, write_through=fd == 2)
+    return io.TextIOWrapper(
+        raw,
+        encoding=encoding,
+        errors=errors,
+        newline="\n",
+        line_buffering=tty or fd == 2,
+        write_through=fd == 2,
+    )
 
 
 def _redirect(fd: int, path: str, flags: int) -> None:
@@ -115,9 +121,14 @@ def _stdio(env: dict[str, str]) -> tuple[str, str]:
     key = tuple(env.get(k) for k in _LOCALE)
     if key not in _stdio_seen:
         import subprocess
-        probe = subprocess.run([sys.executable, "-c", "import sys; print(sys.stdout.encoding, "
-                                "sys.stdout.errors)"], capture_output=True, text=True, check=True,
-                               env={k: v for k, v in zip(_LOCALE, key) if v is not None})
+
+        probe = subprocess.run(
+            [sys.executable, "-c", "import sys; print(sys.stdout.encoding, sys.stdout.errors)"],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={k: v for k, v in zip(_LOCALE, key) if v is not None},
+        )
         encoding, errors = probe.stdout.split()
         _stdio_seen[key] = (encoding, errors)
     return _stdio_seen[key]
@@ -127,7 +138,7 @@ def child(req: dict) -> None:
     """Become the command of ``req`` (never returns)."""
     status = 1
     try:
-        seconds = req.get("timeout", CHILD_SECONDS)      # 0: none (a process left running)
+        seconds = req.get("timeout", CHILD_SECONDS)  # 0: none (a process left running)
         if seconds:
             signal.alarm(max(1, int(seconds)))
         os.environ.clear()
@@ -135,31 +146,34 @@ def child(req: dict) -> None:
         if req.get("cwd"):
             os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]
-        out = req.get("out") or home            # where its standard output and error go
+        out = req.get("out") or home  # where its standard output and error go
         # The library is keyed on the learner's folder: one without sources of its own (every
         # run's here) has the same library as this process's, read and checked above.
-        if (not (laugh_home() / "sources").exists()
-                and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS):
+        if (
+            not (laugh_home() / "sources").exists()
+            and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS
+        ):
             sources._cache = ((sources._extra_dirs, str(laugh_home())), LIBRARY)
-        if cond == "fds":                       # given: 0, 1 and 2 are set up already
+        if cond == "fds":  # given: 0, 1 and 2 are set up already
             pass
         elif cond == "stdin-closed":
             os.close(0)
         elif req.get("typed") is not None:
             r, w = os.pipe()
             data = req["typed"].encode("utf-8")
-            if len(data) < 60_000:              # within the pipe's buffer
+            if len(data) < 60_000:  # within the pipe's buffer
                 os.write(w, data)
                 os.close(w)
-            else:                               # a writer of its own, as a shell's would be
+            else:  # a writer of its own, as a shell's would be
                 import threading
 
                 def feed(w=w, data=data):
                     try:
                         with open(w, "wb") as pipe:
                             pipe.write(data)
-                    except OSError:             # the command stopped reading
+                    except OSError:  # the command stopped reading
                         pass
+
                 threading.Thread(target=feed, daemon=True).start()
             os.dup2(r, 0)
             os.close(r)
@@ -171,7 +185,7 @@ def child(req: dict) -> None:
             os.close(1)
         elif cond == "stdout-full":
             _redirect(1, "/dev/full", os.O_WRONLY)
-        elif cond == "closed-pipe":           # the reader has gone before the first write
+        elif cond == "closed-pipe":  # the reader has gone before the first write
             r, w = os.pipe()
             os.close(r)
             os.dup2(w, 1)
@@ -193,29 +207,29 @@ def child(req: dict) -> None:
         sys.modules["__main__"] = main
         try:
             status = cli.main(req["argv"])
-        except SystemExit as exc:             # as the interpreter ends on one
+        except SystemExit as exc:  # as the interpreter ends on one
             status = exc.code
             if status is None:
                 status = 0
             elif not isinstance(status, int):
                 print(status, file=sys.stderr)
                 status = 1
-        except BaseException:                 # noqa: BLE001 - as the interpreter would
+        except BaseException:  # noqa: BLE001 - as the interpreter would
             traceback.print_exc()
             status = 1
-        for name in ("stdout", "stderr"):     # the interpreter's flush at exit
+        for name in ("stdout", "stderr"):  # the interpreter's flush at exit
             stream = getattr(sys, name)
             if stream is None:
                 continue
             try:
                 stream.flush()
-            except Exception:                 # noqa: BLE001 - reported as CPython does
+            except Exception:  # noqa: BLE001 - reported as CPython does
                 if name == "stdout":
                     try:
                         print("Exception ignored on flushing sys.stdout:", file=sys.stderr)
                         traceback.print_exc()
                         sys.stderr.flush()
-                    except Exception:         # noqa: BLE001
+                    except Exception:  # noqa: BLE001
                         pass
                     status = 120
     finally:
@@ -236,9 +250,17 @@ def serve() -> int:
         if pid == 0:
             child(req)
         _, wait_status, usage = os.wait4(pid, 0)
-        sys.stdout.write(json.dumps({"id": req["id"], "status": os.waitstatus_to_exitcode(wait_status),
-                                     "seconds": round(time.monotonic() - started, 3),
-                                     "cpu": round(usage.ru_utime + usage.ru_stime, 3)}) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "id": req["id"],
+                    "status": os.waitstatus_to_exitcode(wait_status),
+                    "seconds": round(time.monotonic() - started, 3),
+                    "cpu": round(usage.ru_utime + usage.ru_stime, 3),
+                }
+            )
+            + "\n"
+        )
         sys.stdout.flush()
     return 0
 
@@ -251,6 +273,7 @@ def spawn(fd: int) -> int:
     socket (the test process gone), every process it started still running is killed."""
     import select
     import socket
+
     sock = socket.socket(fileno=fd)
     ended: dict[int, int] = {}
     living: set[int] = set()
@@ -278,7 +301,7 @@ def spawn(fd: int) -> int:
         req = json.loads(data)
         if "status" in req:
             pid = req["status"]
-            if pid in living:            # not yet reaped: ask once more now
+            if pid in living:  # not yet reaped: ask once more now
                 got, wait_status = os.waitpid(pid, os.WNOHANG)
                 if got:
                     living.discard(pid)
@@ -294,8 +317,15 @@ def spawn(fd: int) -> int:
             for given in fds:
                 if given > 2:
                     os.close(given)
-            child({**req, "condition": "fds", "home": "", "stdio": _stdio(req["env"]),
-                   "timeout": req.get("timeout") or 0})
+            child(
+                {
+                    **req,
+                    "condition": "fds",
+                    "home": "",
+                    "stdio": _stdio(req["env"]),
+                    "timeout": req.get("timeout") or 0,
+                }
+            )
         for given in fds:
             os.close(given)
         living.add(pid)
@@ -307,8 +337,9 @@ def main() -> int:
         return serve()
     if sys.argv[1:2] == ["--spawn"]:
         return spawn(int(sys.argv[2]))
-    if sys.argv[1:2] == ["--serve-draws"]:    # the suite's draws (tests/conftest.py), not 50
+    if sys.argv[1:2] == ["--serve-draws"]:  # the suite's draws (tests/conftest.py), not 50
         from tutor.teaching.lessons import _course_checks
+
         _course_checks.SERVE_DRAWS = int(sys.argv[2])
     requests = [json.loads(line) for line in sys.stdin if line.strip()]
     limit = max(2, (os.cpu_count() or 2) + 1)
@@ -328,9 +359,17 @@ def main() -> int:
         pid, wait_status, usage = os.wait3(0)
         rid = running.pop(pid)
         status = os.waitstatus_to_exitcode(wait_status)
-        sys.stdout.write(json.dumps({"id": rid, "status": status,
-                                     "seconds": round(time.monotonic() - started.pop(pid), 3),
-                                     "cpu": round(usage.ru_utime + usage.ru_stime, 3)}) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "id": rid,
+                    "status": status,
+                    "seconds": round(time.monotonic() - started.pop(pid), 3),
+                    "cpu": round(usage.ru_utime + usage.ru_stime, 3),
+                }
+            )
+            + "\n"
+        )
         sys.stdout.flush()
     return 0
 

@@ -20,9 +20,14 @@ from tutor.engine.observe import Observation
 
 
 def env(home: Path) -> dict:
-    e = dict(os.environ, LAUGH_HOME=str(home), COLUMNS="80", LINES="24",
-             PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-             PYTHONIOENCODING="utf-8")
+    e = dict(
+        os.environ,
+        LAUGH_HOME=str(home),
+        COLUMNS="80",
+        LINES="24",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        PYTHONIOENCODING="utf-8",
+    )
     e.pop("NO_COLOR", None)
     return e
 
@@ -34,11 +39,13 @@ class Server:
     def __init__(self, home: Path, folder: Path, *args: str, resume: bool = False):
         self.folder = folder
         if not resume and not {"--people", "--hold", "--start"} & set(args):
-            args = (*args, "--people", "1")     # these tests begin once one person sits
+            args = (*args, "--people", "1")  # these tests begin once one person sits
         argv = ["table", "serve", "--port", "0", "--json", "--dir", str(folder), *args] + (
-            ["--resume"] if resume else [])
-        self.proc = LaughProcess(argv, env(home), stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+            ["--resume"] if resume else []
+        )
+        self.proc = LaughProcess(
+            argv, env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         assert ready, "the server did not start"
         line = self.proc.stdout.readline()
@@ -53,7 +60,7 @@ class Server:
         try:
             return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.proc.kill()                # never left running: the test fails, and says so
+            self.proc.kill()  # never left running: the test fails, and says so
             self.proc.wait(5)
             raise
         finally:
@@ -71,9 +78,16 @@ class RawClient:
     and lets play begin when it deals.  Runs in a thread until the match is over, the
     connection ends, or :meth:`close`."""
 
-    def __init__(self, address: str, first: dict | None, play: bool = True,
-                 on_message=None, idle_from_deal: int | None = None):
+    def __init__(
+        self,
+        address: str,
+        first: dict | None,
+        play: bool = True,
+        on_message=None,
+        idle_from_deal: int | None = None,
+    ):
         from websockets.sync.client import connect
+
         self._cm = connect(address, max_size=8 * 1024 * 1024, open_timeout=10)
         self.ws = self._cm.__enter__()
         self.texts: list[str] = []
@@ -99,6 +113,7 @@ class RawClient:
 
     def _run(self) -> None:
         from websockets.exceptions import ConnectionClosed
+
         try:
             for text in self.ws:
                 self.texts.append(text)
@@ -121,15 +136,24 @@ class RawClient:
             earlier = () if m["deal"] != self.deal or self.obs is None else self.obs.history
             self.obs = Observation.from_json(m["obs"], earlier)
             self.deal = m["deal"]
-            if self.play and m["seated"] and (self.idle_from_deal is None
-                                              or m["deal"] < self.idle_from_deal):
+            if (
+                self.play
+                and m["seated"]
+                and (self.idle_from_deal is None or m["deal"] < self.idle_from_deal)
+            ):
                 o = self.obs
                 if o.my_turn and o.turn_moves():
                     from tutor.engine.records import action_to_json
+
                     self.seq += 1
                     self.sent_at[self.seq] = time.monotonic()
-                    self.send({"type": "act", "action": action_to_json(o.turn_moves()[0]),
-                               "seq": self.seq})
+                    self.send(
+                        {
+                            "type": "act",
+                            "action": action_to_json(o.turn_moves()[0]),
+                            "seq": self.seq,
+                        }
+                    )
                 elif not o.started and o.seat == o.dealer and o.free_moves():
                     self.send({"type": "ready"})
 
@@ -144,8 +168,12 @@ class RawClient:
         self.thread.join(5)
 
 
-_PROMPTS = ("Your move> ", "Before play (take, or Enter starts)> ", "Which? > ",
-            "claim: which cards?> ")
+_PROMPTS = (
+    "Your move> ",
+    "Before play (take, or Enter starts)> ",
+    "Which? > ",
+    "claim: which cards?> ",
+)
 
 
 class PipedPlayer:
@@ -153,11 +181,22 @@ class PipedPlayer:
     come: at each turn ``moves`` first, then the first move it lists (``extra`` lines are
     typed at the turns after its first move, before that: a claim, ``hand``, ...)."""
 
-    def __init__(self, home: Path, address: str, code: str, name: str,
-                 extra: list[str] | None = None, args: list[str] | None = None):
+    def __init__(
+        self,
+        home: Path,
+        address: str,
+        code: str,
+        name: str,
+        extra: list[str] | None = None,
+        args: list[str] | None = None,
+    ):
         self.proc = LaughProcess(
-            ["table", "join", address, code, "--name", name, *(args or [])], env(home),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            ["table", "join", address, code, "--name", name, *(args or [])],
+            env(home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.out = ""
         self.extra = list(extra or [])
         self.lines_sent: list[str] = []

@@ -26,7 +26,7 @@ def test_analyse_json_annotates_every_example(path, capsys):
             assert played == rec["actions"][dec["index"]]
         listed = [o["action"] for o in dec["options"]]
         assert played in listed and dec["best"] in listed
-        assert len({o["group"] for o in dec["options"]}) > 1        # forced moves skipped
+        assert len({o["group"] for o in dec["options"]}) > 1  # forced moves skipped
         assert dec["verdict"] in ("best", "good", "inaccuracy", "mistake", "blunder")
         assert dec["loss"] >= 0
         best = max(o["mean"] for o in dec["options"])
@@ -37,14 +37,25 @@ def test_analyse_json_annotates_every_example(path, capsys):
 def test_analyse_text_for_one_seat_at_one_point(capsys):
     path = next(p for p in EXAMPLES if p.name == "parlett-5-oversights.json")
     deal = replay(json.loads(path.read_text()))
-    k = next(i for i, a in enumerate(deal.history)
-             if a.kind == "claim" and a.oversight == "laid_down_dead_pair")
-    seat = next(q for q in range(5) if q != deal.history[k].player
-                and q != deal.history[k - 1].player
-                and any(a.kind == "claim" for a in replay(json.loads(path.read_text()),
-                                                         upto=k - 1).free_actions(q)))
-    assert main(["analyse", str(path), "--seat", str(seat), "--at", str(k - 1),
-                 "--samples", "40"]) == 0
+    k = next(
+        i
+        for i, a in enumerate(deal.history)
+        if a.kind == "claim" and a.oversight == "laid_down_dead_pair"
+    )
+    seat = next(
+        q
+        for q in range(5)
+        if q != deal.history[k].player
+        and q != deal.history[k - 1].player
+        and any(
+            a.kind == "claim"
+            for a in replay(json.loads(path.read_text()), upto=k - 1).free_actions(q)
+        )
+    )
+    assert (
+        main(["analyse", str(path), "--seat", str(seat), "--at", str(k - 1), "--samples", "40"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert f"#{k - 1} Player {seat} holds" in out and "blunder" in out
     assert "claims" in out and f"Player {seat}: 1 decision," in out.replace("\n", " ")
@@ -61,12 +72,15 @@ def test_analyse_is_reproducible(capsys):
     assert one == two
 
 
-@pytest.mark.parametrize("argv,code,needle", [
-    (["--seat", "9"], 2, "--seat must be a player"),
-    (["--at", "999"], 2, "--at must be an action index"),
-    (["--policy", "expert"], 2, "unknown policy"),
-    (["--samples", "0"], 2, "must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "argv,code,needle",
+    [
+        (["--seat", "9"], 2, "--seat must be a player"),
+        (["--at", "999"], 2, "--at must be an action index"),
+        (["--policy", "expert"], 2, "unknown policy"),
+        (["--samples", "0"], 2, "must be at least 1"),
+    ],
+)
 def test_analyse_refuses_bad_choices_in_one_line(argv, code, needle, capsys):
     assert main(["analyse", str(EXAMPLES[0]), *argv]) == code
     err = capsys.readouterr().err

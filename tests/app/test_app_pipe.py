@@ -55,6 +55,7 @@ def test_end_of_input_at_the_home_screen_exits_zero(tmp_path):
 
 def test_a_whole_lesson_with_right_and_wrong_answers_a_hint_and_a_mistyped_card(tmp_path):
     from tutor.puzzles import another
+
     les = lesson("capturing")
     seed = 11
     puzzles = [p for _, p in lesson_puzzles(les, seed)]
@@ -94,40 +95,49 @@ def test_a_whole_lesson_with_right_and_wrong_answers_a_hint_and_a_mistyped_card(
     wrong_message = puzzles[1].grade(wrong_answer(puzzles[1]), 2).message
     assert wrong_message.split(":")[0] in out
     # puzzle 3 was right at the second try: not "You missed 2 puzzles" (issues 30 and 34)
-    assert ("2 puzzles not right at the first try (1 of them right at the second). Try again "
-            "now, with fresh puzzles of the same kinds?") in " ".join(out.split())
+    assert (
+        "2 puzzles not right at the first try (1 of them right at the second). Try again "
+        "now, with fresh puzzles of the same kinds?"
+    ) in " ".join(out.split())
     assert "You missed" not in out
     assert "Again, 2 of 2" in out and f"Puzzle id: {fresh.id}" in out
     n = len(puzzles)
     assert f"Lesson complete: {n - 2} of {n} puzzles right first time" in out
     # the puzzles are numbered across the lesson, as its header counts them
     assert f"{n} puzzles; seed {seed}" in out
-    assert [int(k) for k in re.findall(rf"^Puzzle (\d+) of {n}$", out, re.M)] == \
-        list(range(1, n + 1))
+    assert [int(k) for k in re.findall(rf"^Puzzle (\d+) of {n}$", out, re.M)] == list(
+        range(1, n + 1)
+    )
     with store(tmp_path) as s:
         answers = s.answers()
         state = s.lesson_state(les.id)
     assert [a.puzzle_id for a in answers if not a.retry] == [p.id for p in puzzles]
     # each try is an answer; a second try (and the fresh puzzle) is a retry
     assert [(a.puzzle_id, a.correct, a.retry) for a in answers] == (
-        [(puzzles[0].id, True, False), (puzzles[1].id, False, False),
-         (puzzles[1].id, False, True), (puzzles[2].id, False, False),
-         (puzzles[2].id, True, True)]
+        [
+            (puzzles[0].id, True, False),
+            (puzzles[1].id, False, False),
+            (puzzles[1].id, False, True),
+            (puzzles[2].id, False, False),
+            (puzzles[2].id, True, True),
+        ]
         + [(p.id, True, False) for p in puzzles[3:]]
-        + [(fresh.id, True, True), (fresh2.id, True, True)])
+        + [(fresh.id, True, True), (fresh2.id, True, True)]
+    )
     assert answers[0].hints == 1
     assert state.completed and (state.right, state.total) == (n - 2, n)
 
 
 def test_every_answer_gets_the_explanation_and_the_quotation(tmp_path):
     les = lesson("settlement")
-    proc = run_laugh(["lesson", les.id, "--seed", "2"],
-                     "\n".join(lesson_script(les, 2)) + "\n", tmp_path)
+    proc = run_laugh(
+        ["lesson", les.id, "--seed", "2"], "\n".join(lesson_script(les, 2)) + "\n", tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     n = les.puzzle_count
     assert proc.stdout.count("Answer: ") >= n
     assert proc.stdout.count("Puzzle id: ") == n
-    assert proc.stdout.count("“") >= n       # each explanation quotes its rule
+    assert proc.stdout.count("“") >= n  # each explanation quotes its rule
 
 
 def test_end_of_input_mid_lesson_saves_and_resumes(tmp_path):
@@ -148,7 +158,7 @@ def test_end_of_input_mid_lesson_saves_and_resumes(tmp_path):
     assert resumed_page == len(les.pages) - 1
 
     # resume: the same seed continues where it was left; the answered puzzle is not asked again
-    rest = script[first_answer + 1:]
+    rest = script[first_answer + 1 :]
     proc = run_laugh(["lesson", les.id], "\n".join(rest) + "\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Welcome back: continuing at page" in proc.stdout
@@ -179,8 +189,9 @@ def test_the_same_seed_gives_every_student_the_same_puzzles(tmp_path):
     ids = []
     for student in ("a", "b"):
         home = tmp_path / student
-        proc = run_laugh(["lesson", les.id, "--seed", "99"],
-                         "\n".join(lesson_script(les, 99)) + "\n", home)
+        proc = run_laugh(
+            ["lesson", les.id, "--seed", "99"], "\n".join(lesson_script(les, 99)) + "\n", home
+        )
         assert proc.returncode == 0, proc.stderr
         with store(home) as s:
             ids.append([a.puzzle_id for a in s.answers()])
@@ -200,11 +211,10 @@ def test_the_whole_course_from_the_home_screen_then_stats(tmp_path):
     seed = 21
     lines: list[str] = []
     for les in load_course():
-        lines.append("c")                       # continue: the next lesson not yet done
+        lines.append("c")  # continue: the next lesson not yet done
         lines += lesson_script(les, seed)
     lines += ["t", "no", "q"]
-    proc = run_laugh(["tutor", "--seed", str(seed)], "\n".join(lines) + "\n", tmp_path,
-                     timeout=300)
+    proc = run_laugh(["tutor", "--seed", str(seed)], "\n".join(lines) + "\n", tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert_clean(proc)
     out = proc.stdout
@@ -213,8 +223,11 @@ def test_the_whole_course_from_the_home_screen_then_stats(tmp_path):
     assert "11/11 lessons" in out
     assert "Statistics:" in out and "By theme, weakest first" in out
     flat = " ".join(out.split())
-    assert re.search(r"Over 2,000 deals \(Parlett after Willughby, 5 players, seed 1\), the dealer averaged "
-                     r"[+-]\d+\.\d\d ± \d+\.\d\d stakes a deal more than the mean", flat)
+    assert re.search(
+        r"Over 2,000 deals \(Parlett after Willughby, 5 players, seed 1\), the dealer averaged "
+        r"[+-]\d+\.\d\d ± \d+\.\d\d stakes a deal more than the mean",
+        flat,
+    )
     with store(tmp_path) as s:
         states = s.lesson_states()
         n = s.answer_count()
@@ -224,8 +237,9 @@ def test_the_whole_course_from_the_home_screen_then_stats(tmp_path):
 
 def test_progress_lasts_across_runs_on_the_home_screen(tmp_path):
     les = lesson("terms")
-    proc = run_laugh(["lesson", les.id, "--seed", "3"],
-                     "\n".join(lesson_script(les, 3)) + "\n", tmp_path)
+    proc = run_laugh(
+        ["lesson", les.id, "--seed", "3"], "\n".join(lesson_script(les, 3)) + "\n", tmp_path
+    )
     assert proc.returncode == 0
     proc = run_laugh([], "q\n", tmp_path)
     out = proc.stdout
@@ -240,12 +254,13 @@ def test_home_menu_commands_and_bad_choices(tmp_path):
     out = proc.stdout
     assert "'lesson 99' is not on the menu: the lessons are 1 to 11; h lists every key." in out
     assert "Enter or c: continue" in out
-    assert "Why not to Court" in out            # the sources view, with the timeline
+    assert "Why not to Court" in out  # the sources view, with the timeline
     assert "Statistics: 0 answers recorded" in out
 
 
 def test_practice_from_the_home_screen(tmp_path):
     from tutor.puzzles import KINDS
+
     k = KINDS.index("count") + 1
     lines = ["p", str(k)] + ["show"] * 5 + ["no", "q"]
     proc = run_laugh([], "\n".join(lines) + "\n", tmp_path)
@@ -265,18 +280,26 @@ def test_drills_and_play_from_the_home_screen(tmp_path):
     assert_clean(proc)
     out = proc.stdout
     menu = out.split("home> d")[1].split("drill> ")[0]
-    for number, letter, word in (("1", "o", "streak"), ("2", "m", "storm"), ("3", "c", "count"),
-                                 ("4", "s", "settle"), ("5", "w", "weak")):
+    for number, letter, word in (
+        ("1", "o", "streak"),
+        ("2", "m", "storm"),
+        ("3", "c", "count"),
+        ("4", "s", "settle"),
+        ("5", "w", "weak"),
+    ):
         assert re.search(rf"^\s*{number} {letter} {word} ", menu, re.M), menu
     assert "'bogus' is not on the menu. Type 1-5, a letter or a word from the list" in out
     # the drill by its word, its number and its letter: three settlement drills
     assert out.count("Settlement drill: give the result as fast as you can; 60 s a question") == 3
     # the ruleset is drawn from a fresh seed: points cannot be negative, net stakes can
-    assert re.search(r"Your (points\? \(a whole number, 0 or more: [^)]*\)|net stakes\? \(a "
-                     r"whole number: \+3, -2 or 0\))\nsettle> quit\n", out)
+    assert re.search(
+        r"Your (points\? \(a whole number, 0 or more: [^)]*\)|net stakes\? \(a "
+        r"whole number: \+3, -2 or 0\))\nsettle> quit\n",
+        out,
+    )
     assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
     assert "You left the deal before its end." in out and "Replay this match with --seed" in out
-    assert out.count("Laugh and Lie Down · a tutor") == 3        # back home after each
+    assert out.count("Laugh and Lie Down · a tutor") == 3  # back home after each
     assert out.rstrip().endswith("home> q")
 
 
@@ -284,9 +307,22 @@ def test_home_help_lists_every_key(tmp_path):
     proc = run_laugh([], "h\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     flat = " ".join(proc.stdout.split())
-    for key in ("Enter or c", "lesson N again", "p puzzles", "d drills", "g play a deal", "m a match",
-                "s sources", "t statistics", "h help", "q quit", "Ctrl-C", "Ctrl-D", ":q",
-                "space bar"):
+    for key in (
+        "Enter or c",
+        "lesson N again",
+        "p puzzles",
+        "d drills",
+        "g play a deal",
+        "m a match",
+        "s sources",
+        "t statistics",
+        "h help",
+        "q quit",
+        "Ctrl-C",
+        "Ctrl-D",
+        ":q",
+        "space bar",
+    ):
         assert key in flat, key
 
 
@@ -296,8 +332,7 @@ def test_end_of_input_in_a_lesson_says_what_was_saved(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)
     line = next(x for x in proc.stdout.splitlines() if x.startswith("Saved: lesson 1 at page"))
-    assert "continue with c from the home screen or laugh lesson 1" in " ".join(
-        proc.stdout.split())
+    assert "continue with c from the home screen or laugh lesson 1" in " ".join(proc.stdout.split())
     with store(tmp_path) as s:
         assert s.lesson_state("history").in_progress
     assert line
@@ -305,6 +340,7 @@ def test_end_of_input_in_a_lesson_says_what_was_saved(tmp_path):
 
 def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
     from tutor.puzzles import KINDS
+
     n = len(KINDS)
     # a set of the mix by its letter: every answer shown (missed); then r: the missed again,
     # as fresh puzzles; quit leaves that set; Enter goes home
@@ -313,24 +349,26 @@ def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)
     out = proc.stdout
-    assert re.search(rf"^\s*{n + 1} m mix ", out, re.M) and re.search(rf"^\s*{n + 2} w weak ",
-                                                                      out, re.M)
+    assert re.search(rf"^\s*{n + 1} m mix ", out, re.M) and re.search(
+        rf"^\s*{n + 2} w weak ", out, re.M
+    )
     assert re.search(rf"^\s*{n + 3} t theme ", out, re.M)
     assert "0 of 5 right at the first try. Missed at the first try: 5" in " ".join(out.split())
     assert re.search(rf"^\s*{n + 4} r retry +the 5 missed, as fresh puzzles", out, re.M)
     assert "Again: 5 fresh puzzles of the kinds and themes you missed." in out
     # the retried puzzle is a fresh one of the same kind, not the position whose answer was shown
     ids = re.findall(r"^Puzzle id: ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)$", out, re.M)
-    first = ids[0]                          # the first of the five shown
+    first = ids[0]  # the first of the five shown
     from tutor.puzzles import another, from_id
-    fresh = another(from_id(first), 1)      # the same kind and theme, fresh
+
+    fresh = another(from_id(first), 1)  # the same kind and theme, fresh
     assert fresh.kind == first.split(".")[0] and fresh.id != first
     # posed first after "Again" (its id is not above a question whose answer it would name)
     again = " ".join(out.split("Again: 5 fresh puzzles")[1].split())
     assert " ".join(fresh.question.replace("`", "").split())[:60] in again
     with store(tmp_path) as s:
         answers = s.answers()
-    assert len(answers) == 5 and all(a.seconds is None for a in answers)    # shown: no time
+    assert len(answers) == 5 and all(a.seconds is None for a in answers)  # shown: no time
 
 
 def test_stats_command_weakest_first_and_practice(tmp_path):
@@ -348,8 +386,10 @@ def test_stats_command_weakest_first_and_practice(tmp_path):
     assert theme_part.index("Playing for stakes") < theme_part.index("Counting the cards")
     # weakest first as FSRS schedules them; a theme never missed is not among them
     weak_line = next(line for line in out.splitlines() if line.startswith("Weakest themes:"))
-    assert set(weak_line[len("Weakest themes: "):].rstrip(".").split("; ")) == \
-        {"The last player's bonus", "Playing for stakes"}
+    assert set(weak_line[len("Weakest themes: ") :].rstrip(".").split("; ")) == {
+        "The last player's bonus",
+        "Playing for stakes",
+    }
     assert "Skills by review schedule (FSRS), weakest first" in out
     assert "laugh stats --practice" in out
     proc = run_laugh(["stats", "--practice"], "show\n" * 5 + "no\n", tmp_path)
@@ -362,20 +402,26 @@ def test_stats_command_weakest_first_and_practice(tmp_path):
 @pytest.mark.parametrize("columns", [40, 80])
 def test_narrow_terminals(tmp_path, columns):
     les = lesson("sources-compared")
-    proc = run_laugh(["lesson", les.id, "--seed", "1"],
-                     "\n".join(lesson_script(les, 1)) + "\nq\n", tmp_path, columns=columns)
+    proc = run_laugh(
+        ["lesson", les.id, "--seed", "1"],
+        "\n".join(lesson_script(les, 1)) + "\nq\n",
+        tmp_path,
+        columns=columns,
+    )
     assert proc.returncode == 0, proc.stderr
     widths = [len(line) for line in proc.stdout.splitlines()]
-    assert max(widths) <= columns, [line for line in proc.stdout.splitlines()
-                                    if len(line) > columns][:3]
+    assert max(widths) <= columns, [
+        line for line in proc.stdout.splitlines() if len(line) > columns
+    ][:3]
     proc = run_laugh([], "q\n", tmp_path, columns=columns)
     assert max(len(line) for line in proc.stdout.splitlines()) <= columns
 
 
 def test_suit_letters_where_symbols_cannot_be_shown(tmp_path):
     les = lesson("terms")
-    proc = run_laugh(["lesson", les.id, "--seed", "1"], "\nq\n", tmp_path,
-                     extra_env={"LAUGH_ASCII": "1"})
+    proc = run_laugh(
+        ["lesson", les.id, "--seed", "1"], "\nq\n", tmp_path, extra_env={"LAUGH_ASCII": "1"}
+    )
     assert proc.returncode == 0
     assert "2C 7H 7S 9D JD JH JS KC" in proc.stdout
     assert "7♥" not in proc.stdout and "·" not in proc.stdout.split("You will learn")[1][:300]
@@ -400,19 +446,26 @@ def _read_until(stream, marker: bytes, timeout: float) -> bytes:
 
 #: Runs ``laugh`` with Python's own Ctrl-C handling, whatever the test runner's: a background job
 #: of a non-interactive shell (``pytest &``) ignores SIGINT, and its children inherit that.
-_WITH_CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-                "sys.argv = ['laugh']; runpy.run_module('tutor', run_name='__main__', alter_sys=True)")
+_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv = ['laugh']; runpy.run_module('tutor', run_name='__main__', alter_sys=True)"
+)
 
 
 def test_ctrl_c_leaves_cleanly(tmp_path):
     # Standard input stays open until the program has exited, so end of input cannot race the
     # interrupt: the only way out is Ctrl-C.
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", _WITH_CTRL_C], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            cwd=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _WITH_CTRL_C],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=str(ROOT),
+    )
     try:
-        out = _read_until(proc.stdout, b"home>", 60)      # the home prompt is waiting
+        out = _read_until(proc.stdout, b"home>", 60)  # the home prompt is waiting
         assert b"home>" in out, out[-500:]
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
@@ -449,8 +502,11 @@ def test_home_screen_typos_get_one_line_with_the_nearest_choice(tmp_path):
     """Issue 23: a typo reprinted the whole key list and suggested nothing; a 3,000-character
     input was echoed back whole."""
     long = "x" * 3000
-    proc = run_laugh([], "\n".join(["lesosn 3", "99", "lesson 12", "puzles", "oversihgts",
-                                    long, "q"]) + "\n", tmp_path)
+    proc = run_laugh(
+        [],
+        "\n".join(["lesosn 3", "99", "lesson 12", "puzles", "oversihgts", long, "q"]) + "\n",
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     said = [line for line in proc.stdout.splitlines() if "is not on the menu" in line]
     assert said == [
@@ -461,4 +517,4 @@ def test_home_screen_typos_get_one_line_with_the_nearest_choice(tmp_path):
         "'oversihgts' is not on the menu; did you mean oversights? h lists every key.",
         "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not on the menu; h lists every key.",
     ]
-    assert "Enter or c: continue" not in proc.stdout          # the key list only with h
+    assert "Enter or c: continue" not in proc.stdout  # the key list only with h

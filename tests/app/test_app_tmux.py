@@ -27,17 +27,41 @@ class Term:
 
     def __init__(self, tmp_path, width=80, height=24, args=(), env=None):
         self.name = f"laugh-{uuid.uuid4().hex[:8]}"
-        self.socket = ["-L", self.name]         # a private tmux server: nobody else's sessions
+        self.socket = ["-L", self.name]  # a private tmux server: nobody else's sessions
         self.rc_file = tmp_path / f"rc-{self.name}"
         self.width = width
-        envs = {"LAUGH_HOME": str(tmp_path / "home"), "NO_COLOR": "1",
-                "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "LANG": "C.UTF-8",
-                "LC_ALL": "C.UTF-8", **(env or {})}
+        envs = {
+            "LAUGH_HOME": str(tmp_path / "home"),
+            "NO_COLOR": "1",
+            "PYTHONPATH": str(ROOT),
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            **(env or {}),
+        }
         exports = " ".join(f"{k}={_q(v)}" for k, v in envs.items())
-        cmd = (f"cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
-               f"{' '.join(args)}; echo $? > {_q(str(self.rc_file))}; sleep 60")
-        subprocess.run(["tmux", *self.socket, "new-session", "-d", "-s", self.name, "-x", str(width), "-y",
-                        str(height), "sh", "-c", cmd], check=True)
+        cmd = (
+            f"cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
+            f"{' '.join(args)}; echo $? > {_q(str(self.rc_file))}; sleep 60"
+        )
+        subprocess.run(
+            [
+                "tmux",
+                *self.socket,
+                "new-session",
+                "-d",
+                "-s",
+                self.name,
+                "-x",
+                str(width),
+                "-y",
+                str(height),
+                "sh",
+                "-c",
+                cmd,
+            ],
+            check=True,
+        )
 
     def screen(self, escapes: bool = False, history: int = 0) -> str:
         args = ["tmux", *self.socket, "capture-pane", "-p", "-t", self.name]
@@ -99,18 +123,22 @@ def term_factory(tmp_path):
         t = Term(tmp_path, **kw)
         terms.append(t)
         return t
+
     yield make
     for t in terms:
         t.close()
 
 
-PROMPTS = (r"(home>|answer>|more \(Enter; s skips, q stops\)>|\[(next|finish)/back/quit\]>|"
-           r"Enter to go on>|\[yes/no\]>)\s*$")
+PROMPTS = (
+    r"(home>|answer>|more \(Enter; s skips, q stops\)>|\[(next|finish)/back/quit\]>|"
+    r"Enter to go on>|\[yes/no\]>)\s*$"
+)
 
 
 def test_home_screen_lesson_and_quit_at_80x24(term_factory):
     from tutor.puzzles import from_id
     from tutor.puzzles.answers import wrong_answer
+
     t = term_factory(width=80, height=24)
     t.wait(r"home>")
     screen = t.screen()
@@ -133,8 +161,9 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
         elif "answer>" in line:
             ids = re.findall(r"Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)", t.screen(history=400))
             puzzle = from_id(ids[-1])
-            if puzzle.has_position:         # the rules the answer rests on, in sight (issue 24)
+            if puzzle.has_position:  # the rules the answer rests on, in sight (issue 24)
                 from tutor.puzzles.render import ruleset_line
+
                 assert ruleset_line(puzzle) in " ".join(t.screen().split()), t.screen()
             if answered == 0 and not seen_hint:
                 t.keys("hint", "Enter")
@@ -144,8 +173,8 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 t.wait(PROMPTS)
                 assert "Hint 1 of" in t.screen()
                 seen_hint = True
-                t.keys("7X", "Enter")                    # mistyped: refused
-                deadline = time.time() + 20              # (the prompt stays as it was)
+                t.keys("7X", "Enter")  # mistyped: refused
+                deadline = time.time() + 20  # (the prompt stays as it was)
                 while "could not read" not in t.screen() and time.time() < deadline:
                     time.sleep(0.03)
                 time.sleep(0.1)
@@ -157,11 +186,11 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 assert t.last_line().rstrip() == "answer>"
                 seen_refusal = True
                 continue
-            if answered == 2:               # the second try at the puzzle answered wrong
+            if answered == 2:  # the second try at the puzzle answered wrong
                 assert puzzle.id == tried
                 assert "One more try (or hint, show)." in t.screen()
             tried = puzzle.id
-            if answered == 1:               # wrong: the nudge, and the same prompt again
+            if answered == 1:  # wrong: the nudge, and the same prompt again
                 t.keys(wrong_answer(puzzle), "Enter")
                 deadline = time.time() + 20
                 while "One more try" not in t.screen() and time.time() < deadline:
@@ -175,7 +204,7 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
             t.press("Enter")
     else:
         raise AssertionError("the lesson did not end:\n" + t.screen())
-    assert seen_more and seen_hint and seen_refusal and answered == 4   # 3 puzzles, a 2nd try
+    assert seen_more and seen_hint and seen_refusal and answered == 4  # 3 puzzles, a 2nd try
     screen = t.screen()
     assert "1/11 lessons" in screen and "Cards and terms" in screen
     assert not COLOUR.search(t.screen(escapes=True))
@@ -192,10 +221,10 @@ def test_forty_columns(term_factory):
     t.press("1", "Enter")
     t.wait(PROMPTS)
     assert all(len(line) <= 40 for line in t.screen().splitlines())
-    t.keys("C-c")                   # Ctrl-C in a lesson: back to the home screen
+    t.keys("C-c")  # Ctrl-C in a lesson: back to the home screen
     t.wait(r"home>")
     assert "Saved: lesson 1 at page" in " ".join(t.screen().split())
-    t.keys("C-c")                   # and from the home screen: leave
+    t.keys("C-c")  # and from the home screen: leave
     assert t.rc() == 130
 
 
@@ -215,21 +244,26 @@ def test_ctrl_c_and_end_of_input_leave_cleanly(term_factory):
 #: The tallest boards of a sweep of every kind over every ruleset and player count (seven
 #: players of Wolffauer's sheet with six listed moves, a settlement of seven, a spot-oversight
 #: with its earlier actions): each fits 80x24 with its ruleset line in sight at the prompt.
-TALL_BOARDS = ("legal-play.wolffauer.7.22", "settlement.wolffauer.7.5",
-               "spot-oversight.inter-livery-2018.5.7", "end-of-play.inter-livery-2018.5.17")
+TALL_BOARDS = (
+    "legal-play.wolffauer.7.22",
+    "settlement.wolffauer.7.5",
+    "spot-oversight.inter-livery-2018.5.7",
+    "end-of-play.inter-livery-2018.5.17",
+)
 
 
 @pytest.mark.parametrize("pid", TALL_BOARDS)
 def test_the_tallest_boards_fit_80x24_with_the_ruleset_line_at_the_prompt(term_factory, pid):
     from tutor.puzzles import from_id
     from tutor.puzzles.render import ruleset_line
+
     p = from_id(pid)
     t = term_factory(width=80, height=24, args=("puzzle", "--id", pid))
     t.wait(r"Your answer \(hint, answer, quit\):\s*$")
     screen = t.screen()
     flat = " ".join(screen.split())
-    assert ruleset_line(p) in flat, screen                       # the rules the answer rests on
-    assert f"Puzzle {pid}" in flat and "You are Player" in flat, screen     # the whole board
+    assert ruleset_line(p) in flat, screen  # the rules the answer rests on
+    assert f"Puzzle {pid}" in flat and "You are Player" in flat, screen  # the whole board
     assert " ".join(p.question.replace("`", "").split())[-30:] in flat, screen
     t.keys("quit", "Enter")
     assert t.rc() == 0

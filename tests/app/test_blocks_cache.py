@@ -20,7 +20,7 @@ def test_the_cache_serves_what_a_fresh_run_gives(tmp_path, library):
     stored = json.loads((tmp_path / "simulate.json").read_text(encoding="utf-8"))
     assert list(stored.values()) == [first]
     # served from the file: change what is stored and the change is what comes back
-    key, = stored
+    (key,) = stored
     stored[key] = dict(first, deals=999)
     (tmp_path / "simulate.json").write_text(json.dumps(stored), encoding="utf-8")
     assert blocks.simulate(DATA, library, tmp_path)["deals"] == 999

@@ -28,24 +28,32 @@ def _export(tmp_path, name, n, seed, sightings=0):
     """An export of ``n`` answers across the theme table, as ``laugh progress export`` writes
     it; returns its path."""
     import random
+
     rng = random.Random(seed)
     ids = list(theme_table())[:30]
     folder = tmp_path / f"home-{seed}"
     with ProgressStore(folder / FILE_NAME) as s:
         for i in range(n):
-            s.record_answer(f"count.parlett.5.{i}", "count", rng.sample(ids, 2),
-                            rng.random() < 0.7, 4.0 + i, difficulty=2, at=T0 + 60 * i)
+            s.record_answer(
+                f"count.parlett.5.{i}",
+                "count",
+                rng.sample(ids, 2),
+                rng.random() < 0.7,
+                4.0 + i,
+                difficulty=2,
+                at=T0 + 60 * i,
+            )
         for i in range(sightings):
-            s.record_sighting("play", "split-prial", ("hit", "miss", "false_claim")[i % 3], 3.0,
-                              at=T0 + i)
+            s.record_sighting(
+                "play", "split-prial", ("hit", "miss", "false_claim")[i % 3], 3.0, at=T0 + i
+            )
         path = tmp_path / f"{name.split()[0].lower()}.json"
         write_export(s, path, learner=name)
     return path
 
 
 def _class(tmp_path, names=NAMES):
-    return [_export(tmp_path, name, 40 + 9 * i, i + 1, sightings=3)
-            for i, name in enumerate(names)]
+    return [_export(tmp_path, name, 40 + 9 * i, i + 1, sightings=3) for i, name in enumerate(names)]
 
 
 def _lines(capsys, monkeypatch, width, args):
@@ -59,7 +67,8 @@ def _lines(capsys, monkeypatch, width, args):
 
 @pytest.mark.parametrize("width", [80, 40])
 def test_every_learner_is_shown_with_answers_and_rating_at_80_and_40_columns(
-        tmp_path, capsys, monkeypatch, width):
+    tmp_path, capsys, monkeypatch, width
+):
     files = _class(tmp_path)
     report = build_report([(str(f), read_export(f)) for f in files])
     lines = _lines(capsys, monkeypatch, width, ["class", "report", *map(str, files)])
@@ -69,8 +78,14 @@ def test_every_learner_is_shown_with_answers_and_rating_at_80_and_40_columns(
     # line: a long name may go on over the next)
     for lr in report.learners:
         first = lr.name.split()[0]
-        row = next((line for line in lines if line.startswith(first + " ")
-                    and f"{lr.total.right}/{lr.total.answers}" in line), None)
+        row = next(
+            (
+                line
+                for line in lines
+                if line.startswith(first + " ") and f"{lr.total.right}/{lr.total.answers}" in line
+            ),
+            None,
+        )
         if width == 80:
             assert row is not None, text
             assert f"{lr.rating:.0f}" in row and f"{100 * lr.total.accuracy:.0f}%" in row, row
@@ -82,9 +97,9 @@ def test_every_learner_is_shown_with_answers_and_rating_at_80_and_40_columns(
     for lr in report.learners:
         for word in lr.name.split():
             assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", text), (word, text)
-    grid = text[text.index("By theme"):text.index("The weakest themes")]
+    grid = text[text.index("By theme") : text.index("The weakest themes")]
     pages = max(1, grid.count("(page "))
-    assert pages > 1                        # eight columns of figures fit neither width
+    assert pages > 1  # eight columns of figures fit neither width
     for th in report.themes[:3]:
         assert grid.count(th.label.split()[0]) >= pages
     # the class's totals, once
@@ -95,8 +110,10 @@ def test_the_grid_pages_learners_and_keeps_each_cell_under_its_name():
     """paged_columns: the names' column repeated on each page, each page within the width,
     every column on exactly one page, and a row's figure on the row of its name."""
     names = [Text(f"theme {i}") for i in range(5)]
-    cols = [Column(f"Learner {k}", [Text(f"{10 * k + i}% {i}/{k + 1}") for i in range(5)])
-            for k in range(9)]
+    cols = [
+        Column(f"Learner {k}", [Text(f"{10 * k + i}% {i}/{k + 1}") for i in range(5)])
+        for k in range(9)
+    ]
     pages = paged_columns("theme", names, cols, 40)
     assert len(pages) > 1
     assert sorted(i for page, _ in pages for i in page) == list(range(9))
@@ -108,7 +125,8 @@ def test_the_grid_pages_learners_and_keeps_each_cell_under_its_name():
     for i in range(5):
         assert rendered.count(f"theme {i}") == len(pages)
     assert "30% 0/4" in rendered and "theme 0" in next(
-        line for line in rendered.splitlines() if "30% 0/4" in line)
+        line for line in rendered.splitlines() if "30% 0/4" in line
+    )
 
 
 def test_a_learner_given_twice_is_counted_once_with_a_note(tmp_path, capsys, monkeypatch):
@@ -119,8 +137,7 @@ def test_a_learner_given_twice_is_counted_once_with_a_note(tmp_path, capsys, mon
     args = [str(ana), str(ben), str(ana), f"{tmp_path}/./ben.json", str(copy)]
     report = build_report([(f, read_export(f)) for f in args])
     assert [lr.name for lr in report.learners] == ["Ana", "Ben"]
-    assert (report.total.answers, report.total.right) == (once.total.answers,
-                                                          once.total.right)
+    assert (report.total.answers, report.total.right) == (once.total.answers, once.total.right)
     assert [lr.total for lr in report.learners] == [lr.total for lr in once.learners]
     assert len(report.notes) == 3
     assert report.notes[0] == f"{ana} was given twice: counted once."
@@ -147,12 +164,13 @@ def test_exports_of_one_learner_under_two_names_are_merged_and_both_named(tmp_pa
         s.merge(export.answers, export.lessons, export.meta, export.sightings)
         s.record_answer("count.parlett.5.99", "count", ["counting"], True, 3.0, at=T0 + 9999)
         write_export(s, friday, learner="Ana P.")
-    groups, notes = one_learner_each([(str(monday), export), (str(friday),
-                                                               read_export(friday))])
+    groups, notes = one_learner_each([(str(monday), export), (str(friday), read_export(friday))])
     assert len(groups) == 1 and len(notes) == 1
-    assert notes[0] == (f"{friday} (named Ana P.) shares 30 answers or sightings with "
-                        f"{monday}: one learner's progress, merged as Ana, each answer "
-                        "counted once.")
+    assert notes[0] == (
+        f"{friday} (named Ana P.) shares 30 answers or sightings with "
+        f"{monday}: one learner's progress, merged as Ana, each answer "
+        "counted once."
+    )
     report = build_report([(str(monday), export), (str(friday), read_export(friday))])
     assert report.total.answers == 31 and [lr.name for lr in report.learners] == ["Ana"]
     # two learners who share nothing stay two, even under one name
@@ -167,10 +185,16 @@ def test_the_report_in_tmux(tmp_path, width, colour):
     """On a real terminal, with and without colour: every learner's name and figures on the
     screen, no line cut (tmux wraps nothing a program wrote within its width)."""
     from test_app_tmux import COLOUR, Term
+
     files = _class(tmp_path, NAMES[:4])
     env = {} if not colour else {"NO_COLOR": ""}
-    t = Term(tmp_path, width=width, height=200, env=env,
-             args=["class", "report", *(shlex.quote(str(f)) for f in files)])
+    t = Term(
+        tmp_path,
+        width=width,
+        height=200,
+        env=env,
+        args=["class", "report", *(shlex.quote(str(f)) for f in files)],
+    )
     try:
         assert t.rc() == 0
         screen = t.screen(history=2000)

@@ -24,7 +24,7 @@ def test_countdown_line_bars_minutes_and_the_end():
     line = countdown_line(cd, 90.0, 80, symbols=False)
     assert "1:30.0 left" in line
     bar = line.split("left ")[1]
-    assert set(bar) == {"#", "."} and bar.count("#") == bar.count(".")      # half the time
+    assert set(bar) == {"#", "."} and bar.count("#") == bar.count(".")  # half the time
     assert "time is up" in countdown_line(cd, 200.0, 80)
 
 

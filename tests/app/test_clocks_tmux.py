@@ -35,7 +35,7 @@ def wait_for(term: Term, text: str, timeout: float = 30) -> str:
     deadline = time.time() + timeout
     while time.time() < deadline:
         screen = term.screen()
-        if text in screen or text in " ".join(screen.split()):     # wrapped at 40 columns
+        if text in screen or text in " ".join(screen.split()):  # wrapped at 40 columns
             return screen
         time.sleep(0.05)
     raise AssertionError(f"waited for {text!r}; the screen is:\n{term.screen()}")
@@ -62,7 +62,7 @@ def assert_counts_down(term: Term, label: str, rate: bool = False) -> tuple[str,
         for _ in range(5):
             seen.append(remaining(term.screen(), label))
             time.sleep(0.25)
-        assert len(set(seen)) >= 4, seen      # redrawn at least four times a second
+        assert len(set(seen)) >= 4, seen  # redrawn at least four times a second
     assert all(len(line) <= term.width for line in second.splitlines())
     return first, second
 
@@ -76,6 +76,7 @@ def term(tmp_path):
         t = Term(tmp_path, width=width, height=30, args=args, env=env)
         made.append(t)
         return t
+
     yield make
     for t in made:
         t.close()
@@ -88,7 +89,7 @@ def test_streak_shows_a_live_countdown(term, width, colour):
     wait_for(t, "Streak 0")
     assert_counts_down(t, "Streak 0", rate=True)
     escapes = t.screen(escapes=True)
-    assert bool(COLOUR.search(escapes)) == colour      # NO_COLOR=1: no colour at all
+    assert bool(COLOUR.search(escapes)) == colour  # NO_COLOR=1: no colour at all
     t.keys("quit", "Enter")
     assert t.rc() == 0
 
@@ -141,26 +142,32 @@ def wait_watch(term: Term, timeout: float = 30) -> str:
 def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width, colour):
     # seed 72 at beginner level: nothing is claimable before Anne's first move; Mary splits the
     # table prial of sixes before the learner's first turn, and no beginner claims within 2 s
-    t = term(["play", "--seed", "72", "--level", "beginner", "--no-save", "--pace", "1.5"],
-             width=width, colour=colour)
+    t = term(
+        ["play", "--seed", "72", "--level", "beginner", "--no-save", "--pace", "1.5"],
+        width=width,
+        colour=colour,
+    )
     wait_for(t, "Before play (Enter starts)>")
     t.keys("Enter")
-    wait_watch(t)                                      # the deal's pace, nothing claimable
-    t.keys("Space")                                    # a claim is possible: and it is false
+    wait_watch(t)  # the deal's pace, nothing claimable
+    t.keys("Space")  # a claim is possible: and it is false
     wait_for(t, "claim: which cards?>")
     t.keys("9c 9h", "Enter")
     wait_for(t, "A false claim: nothing of that is claimable")
     wait_for(t, "Mary captures 6", timeout=30)
-    screen = wait_watch(t)                             # the same kind of screen
+    screen = wait_watch(t)  # the same kind of screen
     assert "claim window" not in screen.lower()
     t.keys("Space")
     wait_for(t, "claim: which cards?>")
-    time.sleep(0.6)                                    # naming takes time, and it counts
+    time.sleep(0.6)  # naming takes time, and it counts
     t.keys("6h 6s", "Enter")
     screen = wait_for(t, "You claimed first, in")
     flat = " ".join(screen.split())
-    m = re.search(r"You claimed first, in (\d+\.\d\d) s.*timed from the moment it could be "
-                  r"claimed until you pressed Enter", flat)
+    m = re.search(
+        r"You claimed first, in (\d+\.\d\d) s.*timed from the moment it could be "
+        r"claimed until you pressed Enter",
+        flat,
+    )
     assert m and float(m.group(1)) >= 0.6, flat
     assert all(len(line) <= width for line in screen.splitlines())
     assert bool(COLOUR.search(t.screen(escapes=True))) == colour

@@ -45,10 +45,12 @@ def test_the_course_seed_shows_every_situation_but_a_table_mournival(block):
     (random, never declaring, never claiming, Willughby's advice, a card counter); a mournival
     dealt to the table does not arise, and the coach says so."""
     from tutor.app.coach import sure_situations
+
     for ruleset in ("parlett", "inter-livery-2018"):
         assert block.data["deals"][ruleset] == 42
         assert sure_situations(block.data, ruleset) == [
-            s for s in SITUATIONS if s != "table-mournival"]
+            s for s in SITUATIONS if s != "table-mournival"
+        ]
 
 
 def test_each_situation_agrees_with_the_engine(block):
@@ -66,8 +68,7 @@ def test_each_situation_agrees_with_the_engine(block):
                 checked.add(s.situation)
                 if s.situation == "capture":
                     assert d.to_move == 0
-                    assert any(a.kind in ("capture", "play_on_capture")
-                               for a in d.legal_actions())
+                    assert any(a.kind in ("capture", "play_on_capture") for a in d.legal_actions())
                 if s.situation == "table-prial":
                     assert any(d.table_count(r) == 3 for r in range(13))
                 if s.situation == "claim":
@@ -111,6 +112,7 @@ def test_a_claim_stop_names_the_oversight_in_the_engine_words(block):
     flat = " ".join(out.getvalue().split())
     assert "The coach · An oversight to claim" in flat
     from tutor.engine.parameters import spec
+
     said = []
     for k in spec("oversights").rules:
         tail = " ".join(rule_words("oversights", k, who="X").split("X", 1)[-1].split())
@@ -126,8 +128,12 @@ def test_the_second_deal_is_silent_until_asked(block):
     base = scripted_learner(seed=2)
 
     def answer(player, prompt):
-        if player is not None and "Second deal" in player.title and prompt == TURN_PROMPT \
-                and asked["n"] == 0:
+        if (
+            player is not None
+            and "Second deal" in player.title
+            and prompt == TURN_PROMPT
+            and asked["n"] == 0
+        ):
             asked["n"] = 1
             return "why"
         return base(player, prompt)
@@ -152,12 +158,13 @@ def test_the_inter_livery_deal_is_played_under_its_rules(block):
     assert s.first()
     flat = " ".join(out.getvalue().split())
     assert "A deal with a coach · inter-livery-2018" in flat
-    assert "Lesson 10" in flat or "Lesson 11" in flat      # the tournament lesson's page
+    assert "Lesson 10" in flat or "Lesson 11" in flat  # the tournament lesson's page
     assert s.result.deals[0].ruleset.id == "inter-livery-2018"
 
 
 def test_an_unknown_ruleset_is_one_clear_line(block):
     from tutor.engine.errors import UsageError
+
     with pytest.raises(UsageError, match="no deal under porges"):
         CoachedSession(Context(ScriptedIO([]), Glyphs()), block.data, "porges")
 
@@ -200,6 +207,7 @@ def test_the_lesson_offers_the_coached_deal_and_enter_alone_does_not_start_it(tm
     from support import lesson_script
 
     from tutor.teaching.lessons import open_lesson
+
     lesson = open_lesson("lying-down")
     lines = lesson_script(lesson, 5)
     at = lines.index("skip")
@@ -225,6 +233,7 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
     from tutor.app.clock import FakeClock
     from tutor.app.coach import ASK_CLAIM
     from tutor.app.play.game import WATCH_PROMPT
+
     base = scripted_learner(seed=1)
     asked = []
 
@@ -240,7 +249,7 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
     holder["s"] = s = CoachedSession(Context(sio, Glyphs()), block.data, None, pace=1.0)
     assert s.first()
     assert {"capture", "claim", "lie-down"} <= set(s.coach.arisen)
-    assert ASK_CLAIM in asked                   # the coach spoke at a watch prompt
+    assert ASK_CLAIM in asked  # the coach spoke at a watch prompt
     assert WATCH_PROMPT not in asked, "a watch prompt waited for a line after the coach"
     watch_reads = [r for r in clock.reads if r[0] == WATCH_PROMPT]
     assert watch_reads and all(r[1] == 1.0 and r[3] for r in watch_reads)
@@ -251,6 +260,7 @@ def _ask_session(block, reply_at_ask):
     """The coached deal with a learner who answers the coach's question with
     ``reply_at_ask(player)``; returns (session, output, what had been printed when asked)."""
     from tutor.app.coach import ASK_CLAIM
+
     base = scripted_learner(seed=1, claims=False)
     seen = {}
     holder = {}
@@ -273,16 +283,18 @@ def test_the_coach_tells_before_it_asks(block):
     "anything to claim?" (teach before asking, issue 45 finding 8; it asked first before); the
     learner's right claim at the question takes the cards (a hit, by the watch, as any
     claim)."""
+
     def right(player):
         acts = [a for a in player.deal.free_actions(0) if a.kind == "claim"]
-        return acts[0].notation().removeprefix("claim ")      # the cards alone
+        return acts[0].notation().removeprefix("claim ")  # the cards alone
 
     s, text, seen = _ask_session(block, right)
     assert seen["open"], "the coach asked with nothing open"
     assert "The coach · An oversight to claim" in seen["before"]
-    after = text[len(seen["before"]):]
-    assert [r for r in s.player.races if r.winner == 0], \
+    after = text[len(seen["before"]) :]
+    assert [r for r in s.player.races if r.winner == 0], (
         "the claim typed at the coach's question did not take the cards"
+    )
     assert "You claimed first" in after and "The coach · An oversight to claim" not in after
 
 
@@ -299,9 +311,10 @@ def test_a_claim_of_nothing_at_the_question_is_a_false_claim(block):
         return "claim " + RANK_PLURALS[rank]
 
     s2, text2, seen2 = _ask_session(block, nothing)
-    assert "A false claim: nothing of that is claimable" in text2[len(seen2["before"]):]
-    assert any(m.kind == "false_claim" for m in s2.player.mistakes), \
-        [m.kind for m in s2.player.mistakes]
+    assert "A false claim: nothing of that is claimable" in text2[len(seen2["before"]) :]
+    assert any(m.kind == "false_claim" for m in s2.player.mistakes), [
+        m.kind for m in s2.player.mistakes
+    ]
 
 
 def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
@@ -309,6 +322,7 @@ def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
     says the learner may claim (:meth:`Deal.claimants`), not only the first (a later dead pair
     went unprompted, issue 45 finding 8); the second deal says once that nobody asks again."""
     from tutor.app.coach import ASK_CLAIM, ON_YOUR_OWN
+
     base = scripted_learner(seed=1, claims=False)
     asked: set = set()
     open_at_prompts: set = set()
@@ -322,7 +336,7 @@ def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
         open_at_prompts.update(mine)
         return base(player, prompt)
 
-    data = dict(block.data, deals={"parlett": 13})     # two split prials open to the learner
+    data = dict(block.data, deals={"parlett": 13})  # two split prials open to the learner
     s, out, _ = _session(data, answer)
     assert s.first()
     assert len(open_at_prompts) >= 2, open_at_prompts
@@ -337,6 +351,7 @@ def test_why_gives_the_advice_for_the_position_at_hand(block):
     engine's captures now), not the first capture's box replayed (issue 45 finding 8)."""
     from tutor.engine.rule_bots import ADVICE_WORDS, WillughbyBot
     from tutor.teaching.coach import action_words
+
     base = scripted_learner(seed=1)
     said = {}
     holder = {}
@@ -344,8 +359,13 @@ def test_why_gives_the_advice_for_the_position_at_hand(block):
     def answer(player, prompt):
         coach = holder["s"].coach
         caps = [a for a in player.deal.legal_actions(0) if a.kind == "capture"]
-        if (prompt == TURN_PROMPT and "capture" in coach.arisen and caps
-                and "mark" not in said and player.deal.history):
+        if (
+            prompt == TURN_PROMPT
+            and "capture" in coach.arisen
+            and caps
+            and "mark" not in said
+            and player.deal.history
+        ):
             said["mark"] = len(holder["out"].getvalue())
             said["facts"] = next(x for x in coach.current if x.situation == "capture").facts
             said["advised"] = WillughbyBot.advised(player.deal, player.deal.legal_actions(0))
@@ -357,14 +377,14 @@ def test_why_gives_the_advice_for_the_position_at_hand(block):
     s, out, _ = _session(block.data, answer)
     holder["s"], holder["out"] = s, out
     assert s.first()
-    text = out.getvalue()[said["mark"]:said["end"]]
+    text = out.getvalue()[said["mark"] : said["end"]]
     flat = " ".join(text.split())
     assert "Your first capture" not in text, text
     assert "The coach · now: Your capture" in text
     assert "One line of advice" in text and "Taught in lesson" in flat
     for f in said["facts"]:
         assert " ".join(f.split()) in flat, f
-    advice, acts = said["advised"]          # the advice applied: the engine's picks now
+    advice, acts = said["advised"]  # the advice applied: the engine's picks now
     assert f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}" in flat
     assert " · ".join(action_words(a) for a in acts) in flat
 
@@ -375,14 +395,16 @@ def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys
     advice, Willughby's as Parlett sums it up, verbatim from Parlett's text with its section."""
     from tutor.app.coach import short_citation
     from tutor.engine.sources import default_library
+
     s, out, _ = _session(block.data, scripted_learner(seed=1))
     s.first()
     text = out.getvalue()
     boxes = text.split("The coach · ")[1:]
     assert boxes and not any("parlettgames.uk" in b or "waks.org" in b for b in boxes)
     lib = default_library()
-    assert short_citation(lib, "parlett:capture-one-or-three") == \
-        "Parlett, Cards and deal (the play)"
+    assert (
+        short_citation(lib, "parlett:capture-one-or-three") == "Parlett, Cards and deal (the play)"
+    )
     assert short_citation(lib, "willughby:overseen").startswith("Willughby, quoted in Parlett")
     capture = " ".join(next(b for b in boxes if b.startswith("Your first capture")).split())
     advice = block.data["stops"]["capture"].advice
@@ -400,6 +422,7 @@ def test_the_settlement_is_said_under_every_scoring(house):
     import random
 
     from tutor.engine.deal import new_deal
+
     scorings = set()
     for _rid, rs in sorted(house.items()):
         n = min(rs.counts)
@@ -421,6 +444,7 @@ def test_the_coach_names_a_ruleset_by_its_title_not_its_id(rulesets):
     from tutor.engine.deal import new_deal
     from tutor.puzzles import from_id
     from tutor.puzzles.render import ruleset_line
+
     for rid in ("parlett", "porges"):
         rs = rulesets[rid]
         rng = random.Random(3)

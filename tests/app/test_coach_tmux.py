@@ -19,9 +19,11 @@ from tutor.engine.sources import default_library
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-PROMPTS = (r"(more \(Enter; s skips, q stops\)>|Enter: back to the table>|Enter: the coach's next box>|"
-           r"Before play \(Enter starts\)>|Your move>|watch>|"
-           r"The coach asks: anything to claim\? \(name the cards, or Enter\)>)\s*$")
+PROMPTS = (
+    r"(more \(Enter; s skips, q stops\)>|Enter: back to the table>|Enter: the coach's next box>|"
+    r"Before play \(Enter starts\)>|Your move>|watch>|"
+    r"The coach asks: anything to claim\? \(name the cards, or Enter\)>)\s*$"
+)
 
 
 def _first_capture():
@@ -52,7 +54,7 @@ def test_the_coached_deal_at_80x24(term):
         assert all(len(row) <= 80 for row in screen.splitlines())
         if "The coach ·" in screen:
             spoke = True
-        if "more (Enter" in line:          # the same prompt again after the next page
+        if "more (Enter" in line:  # the same prompt again after the next page
             paged = True
             t.keys("Enter")
             end = time.time() + 20
@@ -85,8 +87,9 @@ def test_the_coached_deal_at_80x24(term):
     t.press(*move.split(" ")[0], " ", *move.split(" ")[1], "Enter")
     t.wait(PROMPTS, timeout=30)
     history = t.screen(history=400)
-    assert re.search(r"You capture", history) or "You take" in history or \
-        "You:" in history, history[-1500:]
+    assert re.search(r"You capture", history) or "You take" in history or "You:" in history, (
+        history[-1500:]
+    )
     t.keys("C-c")
     assert t.rc() == 130
     after = t.screen(history=400)

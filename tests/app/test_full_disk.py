@@ -46,7 +46,7 @@ class Disk:
         self.full = True
         if not self.mounted:
             return
-        for name, size in (("filler", 65536), ("filler2", 512)):    # the last part-block too
+        for name, size in (("filler", 65536), ("filler2", 512)):  # the last part-block too
             fd = os.open(self.root / name, os.O_WRONLY | os.O_CREAT, 0o644)
             try:
                 while True:
@@ -62,18 +62,31 @@ class Disk:
             (self.root / name).unlink(missing_ok=True)
 
     def laugh(self, args, stdin="", timeout=120) -> subprocess.CompletedProcess:
-        env = dict(os.environ, LAUGH_HOME=str(self.home), COLUMNS="80",
-                   PYTHONIOENCODING="utf-8",
-                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(
+            os.environ,
+            LAUGH_HOME=str(self.home),
+            COLUMNS="80",
+            PYTHONIOENCODING="utf-8",
+            PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        )
         env.pop("NO_COLOR", None)
         limit = None
         if self.full and not self.mounted:
+
             def limit():
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-        return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                              capture_output=True, env=env, cwd=str(ROOT), timeout=timeout,
-                              preexec_fn=limit)
+
+        return subprocess.run(
+            [sys.executable, "-m", "tutor", *args],
+            input=stdin,
+            text=True,
+            capture_output=True,
+            env=env,
+            cwd=str(ROOT),
+            timeout=timeout,
+            preexec_fn=limit,
+        )
 
 
 def _can_mount() -> bool:
@@ -86,8 +99,13 @@ def disk(tmp_path):
     root.mkdir()
     mounted = False
     if _can_mount():
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs",
-                                  str(root)], capture_output=True).returncode == 0
+        mounted = (
+            subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", str(root)],
+                capture_output=True,
+            ).returncode
+            == 0
+        )
     try:
         yield Disk(root, mounted)
     finally:
@@ -126,11 +144,13 @@ def test_play_on_a_full_disk_never_says_saved_and_exits_1(disk):
     assert "Saved deal" not in said and "saved to" not in said
     # (piped play waits for the learner's turn: the others' moves before it are played)
     assert re.search(r"Left the match at deal 1 so far \(\d+ actions?\): not saved \(", said), said
-    if disk.mounted:         # said at once, before the first deal
-        assert said.index("Your deal records cannot be saved: the disk holding") < \
-            said.index("Laugh and Lie Down · parlett")
-    records = list((disk.home / "records").glob("*.jsonl")) if \
-        (disk.home / "records").exists() else []
+    if disk.mounted:  # said at once, before the first deal
+        assert said.index("Your deal records cannot be saved: the disk holding") < said.index(
+            "Laugh and Lie Down · parlett"
+        )
+    records = (
+        list((disk.home / "records").glob("*.jsonl")) if (disk.home / "records").exists() else []
+    )
     assert all(f.stat().st_size == 0 for f in records)
     assert proc.stderr.startswith("laugh: your deal records cannot be saved: ")
     disk.free()
@@ -149,16 +169,19 @@ def test_a_drill_on_a_full_disk_says_where_its_answers_are_and_keeps_its_word(di
     said = _said(proc)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     journal = _journal_lines(disk.home)
-    assert journal == 0                        # the journal could not be written either ...
-    assert "are kept in progress.sqlite3.pending" not in said     # ... and is never said to be
+    assert journal == 0  # the journal could not be written either ...
+    assert "are kept in progress.sqlite3.pending" not in said  # ... and is never said to be
     assert "kept to be saved" not in said + proc.stderr
-    assert "your answers are kept in memory only from now on (progress.sqlite3.pending beside " \
-           "it cannot be written either" in said
+    assert (
+        "your answers are kept in memory only from now on (progress.sqlite3.pending beside "
+        "it cannot be written either" in said
+    )
     assert proc.stderr.splitlines() == [
         f"5 answers could not be saved: your progress file {disk.home / 'progress.sqlite3'} and "
-        f"progress.sqlite3.pending beside it cannot be written ({_why(disk)})."]
+        f"progress.sqlite3.pending beside it cannot be written ({_why(disk)})."
+    ]
     disk.free()
-    assert _answers(disk.home) == before       # as said: none of the 5 was saved
+    assert _answers(disk.home) == before  # as said: none of the 5 was saved
     proc = disk.laugh(["drill", "settle", "--seed", "1", "--rounds", "5"], "0\n" * 5)
     assert proc.returncode == 0 and proc.stderr == ""
     assert _answers(disk.home) == before + 5
@@ -178,8 +201,9 @@ def test_a_lesson_on_a_full_disk_does_not_say_it_saved_the_page(disk):
     assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith("laugh: your progress ")
     disk.free()
     proc = disk.laugh(["lesson", "1"], "\n\nq\n")
-    assert proc.returncode == 0 and "Saved: you can continue lesson 1 from this page." in \
-        _said(proc)
+    assert proc.returncode == 0 and "Saved: you can continue lesson 1 from this page." in _said(
+        proc
+    )
     proc = disk.laugh(["lesson", "1"], "q\n")
     assert "Resumed" in proc.stdout or "page 3" in _said(proc) or proc.returncode == 0
 
@@ -190,14 +214,18 @@ def test_on_a_read_only_disk_every_command_says_so_at_once_and_exits_1(disk):
     assert disk.laugh(["puzzle", "count", "--seed", "1"], "show\n").returncode == 0
     subprocess.run(["mount", "-o", "remount,ro", str(disk.root)], check=True)
     try:
-        for args, stdin in ((["play", "--seed", "2"], "\n"),
-                            (["drill", "settle", "--seed", "1", "--rounds", "2"], "0\n0\n"),
-                            (["lesson", "1"], "q\n")):
+        for args, stdin in (
+            (["play", "--seed", "2"], "\n"),
+            (["drill", "settle", "--seed", "1", "--rounds", "2"], "0\n0\n"),
+            (["lesson", "1"], "q\n"),
+        ):
             proc = disk.laugh(args, stdin)
             said = _said(proc)
             assert proc.returncode == 1 and "Traceback" not in proc.stderr, (args, proc.stderr)
-            assert said.startswith(f"Your progress cannot be saved: the folder {disk.home} is "
-                                   "read-only; going on without saving."), said[:300]
+            assert said.startswith(
+                f"Your progress cannot be saved: the folder {disk.home} is "
+                "read-only; going on without saving."
+            ), said[:300]
             assert "Saved" not in said, said
             assert len(proc.stderr.splitlines()) == 1, proc.stderr
     finally:
@@ -214,7 +242,7 @@ def test_an_io_error_at_the_write_probe_is_never_taken_for_damage(tmp_path):
     disk.root, disk.mounted, disk.home, disk.full = tmp_path, False, home, False
     home.mkdir()
     assert disk.laugh(["puzzle", "count", "--seed", "1"], "show\n").returncode == 0
-    disk.full = True                             # every write fails (RLIMIT_FSIZE 0)
+    disk.full = True  # every write fails (RLIMIT_FSIZE 0)
     proc = disk.laugh(["drill", "settle", "--seed", "1", "--rounds", "1"], "0\n")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "could not be read" not in _said(proc) and "moved to" not in _said(proc)

@@ -20,6 +20,7 @@ def _home(stdout: str) -> str:
 def test_a_new_learner_sees_nothing_due():
     import tempfile
     from pathlib import Path
+
     with tempfile.TemporaryDirectory() as tmp:
         proc = run_laugh([], "q\n", Path(tmp))
     assert proc.returncode == 0, proc.stderr
@@ -49,11 +50,14 @@ def test_a_finished_lesson_reopened_keeps_its_mark_and_the_result_stays_in_view(
     proc = run_laugh(["tutor", "--seed", "5"], "2\n" + "\n".join(script) + "\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     home = _home(proc.stdout)
-    assert " right first time: lesson 2, Cards and terms." in home     # under the redrawn screen
+    assert " right first time: lesson 2, Cards and terms." in home  # under the redrawn screen
     # reopened and left at page 2: still done
     proc = run_laugh(["tutor", "--seed", "5"], "2\n\nquit\nq\n", tmp_path)
-    row = next(x for x in _home(proc.stdout).splitlines() if "Cards and terms" in x
-               and not x.startswith("c "))
+    row = next(
+        x
+        for x in _home(proc.stdout).splitlines()
+        if "Cards and terms" in x and not x.startswith("c ")
+    )
     assert "✓" in row and "▸" not in row and "p.2" in row
 
 

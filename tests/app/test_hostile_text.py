@@ -62,8 +62,9 @@ class Run:
         (self.dir / name).mkdir()
         return self.dir / name
 
-    def laugh(self, *argv, stdin: str = "", status: int | tuple = 0,
-              hostile_sources: bool = True) -> str:
+    def laugh(
+        self, *argv, stdin: str = "", status: int | tuple = 0, hostile_sources: bool = True
+    ) -> str:
         """``laugh ARGV`` (with the hostile source folder unless told not), its exit status
         checked; returns standard output and error together."""
         self.mp.setattr("sys.stdin", io.StringIO(stdin))
@@ -95,12 +96,14 @@ def _exports(run: Run):
 
 # -- the surfaces ---------------------------------------------------------------------------
 
+
 def class_report(run: Run) -> None:
     """``class report`` on the terminal, as HTML and as CSV, to files whose names hold markup;
     the 'Wrote ... to' lines name them as they are."""
     html, csv_ = run.dir / "[red]report.html", run.dir / "[red]report.csv"
-    said = run.laugh("class", "report", *_exports(run), _not_text(run), "--html", html,
-                     "--csv", csv_, status=1)
+    said = run.laugh(
+        "class", "report", *_exports(run), _not_text(run), "--html", html, "--csv", csv_, status=1
+    )
     assert_terminal(said)
     assert "laugh: " in said and "1 file left out" in said
     assert f"to {html}" in said and f"to {csv_}" in said
@@ -126,8 +129,9 @@ def rules(run: Run) -> None:
     listed = run.laugh("rules")
     assert_terminal(listed, payloads=[p for p in CORPUS if p.id in ("markup", "link", "bidi")])
     assert_terminal(run.laugh("rules", RULESET), where="rules hx")
-    assert_terminal(run.laugh("rules", "--compare", RULESET, "parlett"), payloads=(),
-                    where="rules --compare")
+    assert_terminal(
+        run.laugh("rules", "--compare", RULESET, "parlett"), payloads=(), where="rules --compare"
+    )
     data = assert_json(run.laugh("rules", "--json", RULESET))
     assert any(ALL_IN_ONE == v for v in _strings(data)), "the JSON changed the text"
 
@@ -151,9 +155,13 @@ def class_pack(run: Run) -> None:
         said = run.laugh("class", "pack", "--out", out)
         assert_terminal(said, payloads=())
         assert f"to {out}" in said
-        check(out.read_text(encoding="utf-8"), payloads=[
-            p for p in CORPUS if p.id in ("markup", "link", "osc8", "osc52", "bidi", "csi")],
-            where=f"class pack {suffix}")
+        check(
+            out.read_text(encoding="utf-8"),
+            payloads=[
+                p for p in CORPUS if p.id in ("markup", "link", "osc8", "osc52", "bidi", "csi")
+            ],
+            where=f"class pack {suffix}",
+        )
 
 
 def worksheet(run: Run) -> None:
@@ -163,20 +171,34 @@ def worksheet(run: Run) -> None:
         out = run.dir / f"[red]sheet{suffix}"
         said = run.laugh("worksheet", "1", "--out", out)
         assert f"to {out}" in said
-        check(out.read_text(encoding="utf-8"), payloads=[
-            p for p in CORPUS if p.id in ("markup", "link", "osc52", "bidi")],
-            where=f"worksheet {suffix}")
+        check(
+            out.read_text(encoding="utf-8"),
+            payloads=[p for p in CORPUS if p.id in ("markup", "link", "osc52", "bidi")],
+            where=f"worksheet {suffix}",
+        )
 
 
 def puzzles(run: Run) -> None:
     """A source quiz whose choices cite the hostile source, piped; exported as JSON."""
-    said = "".join(run.laugh("puzzle", "source-quiz", "--ruleset", RULESET, "--seed", seed,
-                             stdin="quit\n") for seed in (1, 2))
+    said = "".join(
+        run.laugh("puzzle", "source-quiz", "--ruleset", RULESET, "--seed", seed, stdin="quit\n")
+        for seed in (1, 2)
+    )
     assert "[/b] oops" in said
     assert_terminal(said, payloads=[p for p in CORPUS if p.id in ("markup", "link")])
     out = run.dir / "[red]p.jsonl"
-    said = run.laugh("puzzles", "export", "--kind", "source-quiz", "--ruleset", RULESET,
-                     "--count", "3", "--out", out)
+    said = run.laugh(
+        "puzzles",
+        "export",
+        "--kind",
+        "source-quiz",
+        "--ruleset",
+        RULESET,
+        "--count",
+        "3",
+        "--out",
+        out,
+    )
     assert_terminal(said, payloads=())
     for line in out.read_text(encoding="utf-8").splitlines():
         assert_json(line)
@@ -227,42 +249,113 @@ def table_client(run: Run) -> None:
     buf = io.StringIO()
     seam = ScriptedIO([], make_console(file=buf))
     client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
-    state = {"type": "state", "table": 1, "deal": 1, "game": ALL_IN_ONE, "names": names,
-             "totals": [1, -2, 1], "away": [False, True, False], "cause": None, "played": 0,
-             "games": 1, "seated": True, "clock": None, "obs": observe(deal, 0).to_json()}
+    state = {
+        "type": "state",
+        "table": 1,
+        "deal": 1,
+        "game": ALL_IN_ONE,
+        "names": names,
+        "totals": [1, -2, 1],
+        "away": [False, True, False],
+        "cause": None,
+        "played": 0,
+        "games": 1,
+        "seated": True,
+        "clock": None,
+        "obs": observe(deal, 0).to_json(),
+    }
     messages = [
-        {"type": "welcome", "table": 1, "seat": 0, "token": "tok", "name": "Ann",
-         "seated": True, "back": False, "names": names, "ruleset": "parlett", "players": 3,
-         "level": ALL_IN_ONE, "hint": False, "hints": 3, "wait": 30, "move_time": 0,
-         "reserve": 0, "games": 1, "played": 0, "duplicate": False, "livery": ALL_IN_ONE,
-         "scoring": ALL_IN_ONE},
+        {
+            "type": "welcome",
+            "table": 1,
+            "seat": 0,
+            "token": "tok",
+            "name": "Ann",
+            "seated": True,
+            "back": False,
+            "names": names,
+            "ruleset": "parlett",
+            "players": 3,
+            "level": ALL_IN_ONE,
+            "hint": False,
+            "hints": 3,
+            "wait": 30,
+            "move_time": 0,
+            "reserve": 0,
+            "games": 1,
+            "played": 0,
+            "duplicate": False,
+            "livery": ALL_IN_ONE,
+            "scoring": ALL_IN_ONE,
+        },
         state,
         {"type": "say", "table": 1, "text": ALL_IN_ONE},
         {"type": "reply", "seq": 1, "ok": False, "text": ALL_IN_ONE, "to": "act"},
         {"type": "refused", "text": ALL_IN_ONE},
-        {"type": "deal_over", "table": 1, "game": ALL_IN_ONE, "practice": False,
-         "names": names, "unit": ALL_IN_ONE,
-         "settlement": [row._asdict() for row in deal.result.settlement],
-         "result": result_to_json(deal), "dealer": 2, "pot_to": [], "set_aside": [],
-         "set_aside_to": None, "totals": [1, -2, 1], "deals": 1, "of": 1,
-         "review": {"hits": [], "misses": 0, "false_claims": 0, "median_hit": None,
-                    "stood_in": 0, "timed_out": 0,
-                    "items": [{"kind": ALL_IN_ONE, "title": ALL_IN_ONE, "index": 3,
-                               "text": ALL_IN_ONE, "why": ALL_IN_ONE}]}},
-        {"type": "standings", "round": 1, "rounds": 1, "final": True, "duplicate": False,
-         "rows": [{"place": 1, "name": n, "table": 1, "seat": q, "person": True,
-                   "livery": ALL_IN_ONE, "score": 3, "games": 1}
-                  for q, n in enumerate(names)],
-         "teams": [{"place": 1, "livery": ALL_IN_ONE, "score": 3, "people": 3}]},
+        {
+            "type": "deal_over",
+            "table": 1,
+            "game": ALL_IN_ONE,
+            "practice": False,
+            "names": names,
+            "unit": ALL_IN_ONE,
+            "settlement": [row._asdict() for row in deal.result.settlement],
+            "result": result_to_json(deal),
+            "dealer": 2,
+            "pot_to": [],
+            "set_aside": [],
+            "set_aside_to": None,
+            "totals": [1, -2, 1],
+            "deals": 1,
+            "of": 1,
+            "review": {
+                "hits": [],
+                "misses": 0,
+                "false_claims": 0,
+                "median_hit": None,
+                "stood_in": 0,
+                "timed_out": 0,
+                "items": [
+                    {
+                        "kind": ALL_IN_ONE,
+                        "title": ALL_IN_ONE,
+                        "index": 3,
+                        "text": ALL_IN_ONE,
+                        "why": ALL_IN_ONE,
+                    }
+                ],
+            },
+        },
+        {
+            "type": "standings",
+            "round": 1,
+            "rounds": 1,
+            "final": True,
+            "duplicate": False,
+            "rows": [
+                {
+                    "place": 1,
+                    "name": n,
+                    "table": 1,
+                    "seat": q,
+                    "person": True,
+                    "livery": ALL_IN_ONE,
+                    "score": 3,
+                    "games": 1,
+                }
+                for q, n in enumerate(names)
+            ],
+            "teams": [{"place": 1, "livery": ALL_IN_ONE, "score": 3, "people": 3}],
+        },
         {"type": "bye", "text": ALL_IN_ONE},
     ]
     from tutor.app.tables.protocol import read_server
+
     for m in messages:
         client.handle(read_server(json.dumps({"v": 1, **m})))
     said = buf.getvalue()
     assert "Settlement" in said and "Final standings" in said
-    assert_terminal(said, payloads=[p for p in CORPUS if p not in FORMULAS],
-                    where="table client")
+    assert_terminal(said, payloads=[p for p in CORPUS if p not in FORMULAS], where="table client")
 
 
 def live_table(run: Run) -> None:
@@ -273,18 +366,34 @@ def live_table(run: Run) -> None:
     import time
 
     from tables_net import PipedPlayer, RawClient, Server
+
     pytest.importorskip("websockets")
     names = ["[/b]x", "[link=//e.x]c[/link]"]
-    srv = Server(run.dir, run.dir / "srv", "--players", "3", "--deals", "1", "--bots", "club",
-                 "--pace", "0", "--gap", "1.5", "--seed", "5")
+    srv = Server(
+        run.dir,
+        run.dir / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--bots",
+        "club",
+        "--pace",
+        "0",
+        "--gap",
+        "1.5",
+        "--seed",
+        "5",
+    )
     clients, ann = [], None
     try:
         ann = PipedPlayer(run.dir, srv.address, srv.code, "Ann")
-        end = time.monotonic() + 30                  # the first deal: 1.5 s after Ann sits
+        end = time.monotonic() + 30  # the first deal: 1.5 s after Ann sits
         while "You are at table" not in ann.out and time.monotonic() < end:
             time.sleep(0.02)
-        clients = [RawClient(srv.address, {"type": "join", "code": srv.code, "name": n})
-                   for n in names]
+        clients = [
+            RawClient(srv.address, {"type": "join", "code": srv.code, "name": n}) for n in names
+        ]
         assert ann.wait(60) == 0, ann.out[-2000:] + ann.err
     finally:
         for c in clients:
@@ -311,9 +420,21 @@ def _strings(value):
             yield from _strings(v)
 
 
-SURFACES = {f.__name__: f for f in (class_report, progress_and_stats, rules, sources_cmd,
-                                     class_pack, worksheet, puzzles, records_and_analysis,
-                                     table_client, live_table)}
+SURFACES = {
+    f.__name__: f
+    for f in (
+        class_report,
+        progress_and_stats,
+        rules,
+        sources_cmd,
+        class_pack,
+        worksheet,
+        puzzles,
+        records_and_analysis,
+        table_client,
+        live_table,
+    )
+}
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -329,10 +450,14 @@ def test_the_escaped_characters_are_every_control_format_and_separator_character
     import unicodedata
 
     from tutor.engine.safetext import UNSAFE
+
     every = "".join(map(chr, range(sys.maxunicode + 1)))
     matched = set(UNSAFE.findall(every))
-    wanted = {ch for ch in every if ch not in "\t\n"
-              and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")}
+    wanted = {
+        ch
+        for ch in every
+        if ch not in "\t\n" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+    }
     assert not wanted - matched, sorted(map(hex, map(ord, wanted - matched)))
     assert all(unicodedata.category(ch) == "Cn" for ch in matched - wanted)
 
@@ -345,6 +470,7 @@ def test_no_text_is_read_as_rich_markup_anywhere():
     from pathlib import Path
 
     from tutor.app.streams import make_console
+
     buf = io.StringIO()
     out = make_console(file=buf, width=80, plain=True)
     out.print("[/b]x [link=https://e.example/]c[/link] :skull:", markup=True, emoji=True)
@@ -353,11 +479,15 @@ def test_no_text_is_read_as_rich_markup_anywhere():
     root = Path(__file__).resolve().parents[2] / "tutor"
     found = []
     for path in root.rglob("*.py"):
-        if path.name == "streams.py":           # the console itself
+        if path.name == "streams.py":  # the console itself
             continue
         text = path.read_text(encoding="utf-8")
-        for m in re.finditer(r"from_markup|rich\.markup|markup=True|Panel\(|TextColumn\([^)]*\)"
-                             r"|(?<![\w.])Console\([^)]*\)", text, re.S):
+        for m in re.finditer(
+            r"from_markup|rich\.markup|markup=True|Panel\(|TextColumn\([^)]*\)"
+            r"|(?<![\w.])Console\([^)]*\)",
+            text,
+            re.S,
+        ):
             if "markup=False" not in m.group() and not m.group().startswith("Console(*"):
                 found.append(f"{path.relative_to(root)}: {m.group()[:60]}")
     assert not found, found
@@ -373,19 +503,26 @@ def test_the_servers_folder_is_shown_with_its_control_characters_escaped(tmp_pat
 
     from support import ROOT
     from tables_net import env
+
     folder = tmp_path / "a\x1b[31mred\u202e"
-    proc = subprocess.Popen([sys.executable, "-m", "tutor", "table", "serve", "--port", "0",
-                             "--dir", str(folder)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env(tmp_path), cwd=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--dir", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(tmp_path),
+        cwd=str(ROOT),
+    )
     lines: list[str] = []
     started = threading.Event()
 
-    def read() -> None:                 # every line as it comes (a pipe is read whole)
+    def read() -> None:  # every line as it comes (a pipe is read whole)
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append(line)
             if "Ctrl-C stops" in line:
                 started.set()
+
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     try:

@@ -31,18 +31,34 @@ def _text(renderable, width=80) -> str:
 
 def test_a_false_claim_is_worded_once_everywhere(rulesets):
     # play: a claim of nothing claimable (the learner at seat 0 claims nines at once)
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "4C 8H", "7H 5D 9S"],
-                 table="7C 7D 5C 9H", dealer=0, to_move=0)
-    sio = ScriptedIO(["claim 9h 9s", "quit"], Console(file=io.StringIO(), width=80,
-                                                   color_system=None), VirtualClock())
-    DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
-               reaction_rng=random.Random(2), io=sio, names=["You", "Anne", "Ralph"]).run()
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "4C 8H", "7H 5D 9S"],
+        table="7C 7D 5C 9H",
+        dealer=0,
+        to_move=0,
+    )
+    sio = ScriptedIO(
+        ["claim 9h 9s", "quit"],
+        Console(file=io.StringIO(), width=80, color_system=None),
+        VirtualClock(),
+    )
+    DealPlayer(
+        d,
+        0,
+        [None, Scripted(), Scripted()],
+        bot_rng=random.Random(1),
+        reaction_rng=random.Random(2),
+        io=sio,
+        names=["You", "Anne", "Ralph"],
+    ).run()
     played = sio.console.file.getvalue()
     said = false_claim_words()
     assert said == "A false claim: nothing of that is claimable" and FALSE_CLAIM in said.lower()
     assert said + " (" in played and "Nothing of that is claimable:" not in played
-    assert FALSE_CLAIM_TEXT.startswith(said)              # a live table's reply
-    assert _NO_KIND == said                               # the statistics' row
+    assert FALSE_CLAIM_TEXT.startswith(said)  # a live table's reply
+    assert _NO_KIND == said  # the statistics' row
 
 
 def test_a_hold_is_said_in_words_not_in_brackets():
@@ -53,11 +69,18 @@ def test_a_hold_is_said_in_words_not_in_brackets():
 
 def test_the_final_standings_do_not_count_rounds_and_a_round_does():
     from tutor.app.tables.messages import Standings
-    final = _text(standings_table(Standings(round=1, rounds=1, final=True, duplicate=False,
-                                            rows=[], teams=[])))
+
+    final = _text(
+        standings_table(
+            Standings(round=1, rounds=1, final=True, duplicate=False, rows=[], teams=[])
+        )
+    )
     assert final.startswith("Final standings") and "(of 1)" not in final
-    mid = _text(standings_table(Standings(round=1, rounds=3, final=False, duplicate=False,
-                                          rows=[], teams=[])))
+    mid = _text(
+        standings_table(
+            Standings(round=1, rounds=3, final=False, duplicate=False, rows=[], teams=[])
+        )
+    )
     assert mid.startswith("Standings after round 1 (of 3)")
 
 
@@ -69,11 +92,13 @@ def test_a_table_review_names_a_missed_declaration_in_words(rulesets):
     from tutor.app.tables import _review
     from tutor.engine.cards import parse_cards
     from tutor.engine.deal import Action
+
     a = Action(0, "declare_dead_pair", cards=tuple(parse_cards("4C 4S")))
     m = mistakes.laid_down_holding(a, 3)
     assert m.text == "You lay down holding a dead pair of fours."
     assert "declare_dead_pair" not in m.text + m.reason
     import inspect
+
     src = inspect.getsource(_review)
     assert "({a.kind})" not in src and "laid_down_holding" in src
 

@@ -26,8 +26,13 @@ REVIEW = 8
 
 
 def laugh(args, home, stdin="", timeout=120):
-    env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8", COLUMNS="80",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        LAUGH_HOME=str(home),
+        PYTHONIOENCODING="utf-8",
+        COLUMNS="80",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     env.pop("NO_COLOR", None)
     return laugh_process(list(args), stdin, env, timeout=timeout)
 
@@ -37,7 +42,7 @@ def scripted(home, monkeypatch, **options):
     of the first line of each deal, the output and the saved match."""
     monkeypatch.setenv("LAUGH_HOME", str(home))
     holder, starts = {}, []
-    learner = EngineLearner(holder, claims=False, watch=False)    # piped: in step at turns
+    learner = EngineLearner(holder, claims=False, watch=False)  # piped: in step at turns
 
     class Hooked(DealPlayer):
         def __init__(self, *a, **k):
@@ -45,9 +50,23 @@ def scripted(home, monkeypatch, **options):
             holder["player"] = self
             starts.append(len(learner.answers))
 
-    args = argparse.Namespace(**{**dict(ruleset=None, players=None, deals=None, seat=None,
-                                        level="club", seed=7, pace=0.0, resume=None,
-                                        sheet=None, review_samples=REVIEW), **options})
+    args = argparse.Namespace(
+        **{
+            **dict(
+                ruleset=None,
+                players=None,
+                deals=None,
+                seat=None,
+                level="club",
+                seed=7,
+                pace=0.0,
+                resume=None,
+                sheet=None,
+                review_samples=REVIEW,
+            ),
+            **options,
+        }
+    )
     out = Console(file=io.StringIO(), width=80, color_system=None)
     assert M.run(args, io=ScriptedIO(learner, out), make_player=Hooked) == 0
     saved = json.loads(next((home / "matches").glob("match-*.json")).read_text())
@@ -67,13 +86,28 @@ def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_liv
     lines, starts, _, saved = inter_livery
     assert len(starts) == 10 and len(saved["deals"]) == 10
     sheet = tmp_path / "sheet.html"
-    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
-                  "--review-samples", str(REVIEW), "--sheet", str(sheet)], tmp_path, "\n".join(lines) + "\n")
+    proc = laugh(
+        [
+            "match",
+            "--ruleset",
+            "inter-livery-2018",
+            "--level",
+            "club",
+            "--seed",
+            "7",
+            "--review-samples",
+            str(REVIEW),
+            "--sheet",
+            str(sheet),
+        ],
+        tmp_path,
+        "\n".join(lines) + "\n",
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "2 rounds of 5 games (the first a practice game, not scored)." in out
     assert out.count("Settlement") == 10 and out.count("Review of your play") == 10
-    assert out.count("Your costliest decisions") == 10      # the engine's review, as in play
+    assert out.count("Your costliest decisions") == 10  # the engine's review, as in play
     assert "Match totals after 1 deal (the practice game not scored)" in out
     assert "Match totals after 10 deals (the practice game not scored)" in out
     assert "Practice game (1 of 10)" in out and "Game 5, round 2 (10 of 10)" in out
@@ -84,32 +118,46 @@ def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_liv
     assert f"Total score │ {sum(points[1:5]):>14} │ Total score │ {sum(points[5:]):>14}" in out
     assert "First: " in out and "The match is over." in out
     page = sheet.read_text(encoding="utf-8")
-    assert page.count('<div class="sheet">') == 5                   # one a player
+    assert page.count('<div class="sheet">') == 5  # one a player
     assert "Cumulative Score over both rounds: " + str(sum(points[1:])) in page
     assert page.index("Name: <b>You</b>") < page.index("Name: <b>Anne</b>")
     # the saved match replays and agrees with the piped one
-    saved_path, = (tmp_path / "matches").glob("match-*.json")
+    (saved_path,) = (tmp_path / "matches").glob("match-*.json")
     assert json.loads(saved_path.read_text())["deals"] == saved["deals"]
 
 
 def test_quit_mid_match_then_resume_ends_as_if_never_stopped(inter_livery, tmp_path):
     lines, starts, _, saved = inter_livery
-    k = starts[3]                      # the first line of the fourth deal
-    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
-                   "--review-samples", str(REVIEW)],
-                  tmp_path, "\n".join(lines[:k + 2] + ["quit"]) + "\n")
+    k = starts[3]  # the first line of the fourth deal
+    first = laugh(
+        [
+            "match",
+            "--ruleset",
+            "inter-livery-2018",
+            "--level",
+            "club",
+            "--seed",
+            "7",
+            "--review-samples",
+            str(REVIEW),
+        ],
+        tmp_path,
+        "\n".join(lines[: k + 2] + ["quit"]) + "\n",
+    )
     assert first.returncode == 0, first.stderr[-2000:]
     said = [line for line in first.stdout.splitlines() if line.startswith("Match saved")]
     assert said == ["Match saved after 3 of 10 deals; laugh match --resume plays on."]
-    path, = (tmp_path / "matches").glob("match-*.json")
+    (path,) = (tmp_path / "matches").glob("match-*.json")
     assert len(json.loads(path.read_text())["deals"]) == 3
-    again = laugh(["match", "--resume", "--review-samples", str(REVIEW),
-                   "--sheet", str(tmp_path / "s.html")], tmp_path,
-                  "\n".join(lines[k:]) + "\n")
+    again = laugh(
+        ["match", "--resume", "--review-samples", str(REVIEW), "--sheet", str(tmp_path / "s.html")],
+        tmp_path,
+        "\n".join(lines[k:]) + "\n",
+    )
     assert again.returncode == 0, again.stderr[-2000:]
     assert "Resumed after 3 of 10 deals." in again.stdout
     assert again.stdout.count("Settlement") == 7 and "The match is over." in again.stdout
-    assert json.loads(path.read_text())["deals"] == saved["deals"]     # the same ten deals
+    assert json.loads(path.read_text())["deals"] == saved["deals"]  # the same ten deals
     assert (tmp_path / "s.html").is_file()
     # over: nothing left to resume, and the finished file shows its results
     none = laugh(["match", "--resume"], tmp_path)
@@ -121,23 +169,55 @@ def test_quit_mid_match_then_resume_ends_as_if_never_stopped(inter_livery, tmp_p
 
 def test_end_of_input_mid_deal_saves_what_is_finished(inter_livery, tmp_path):
     lines, starts, _, _ = inter_livery
-    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
-                  "--review-samples", str(REVIEW)], tmp_path, "\n".join(lines[:starts[2] + 1]) + "\n")
+    proc = laugh(
+        [
+            "match",
+            "--ruleset",
+            "inter-livery-2018",
+            "--level",
+            "club",
+            "--seed",
+            "7",
+            "--review-samples",
+            str(REVIEW),
+        ],
+        tmp_path,
+        "\n".join(lines[: starts[2] + 1]) + "\n",
+    )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert proc.stdout.rstrip().endswith(
-        "Match saved after 2 of 10 deals; laugh match --resume plays on.")
+        "Match saved after 2 of 10 deals; laugh match --resume plays on."
+    )
 
 
 def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path, monkeypatch):
-    lines, starts, out, saved = scripted(tmp_path / "in", monkeypatch, ruleset="parlett",
-                                         players=4, deals=3, seed=11)
+    lines, starts, out, saved = scripted(
+        tmp_path / "in", monkeypatch, ruleset="parlett", players=4, deals=3, seed=11
+    )
     assert len(saved["deals"]) == 3
     dealers = [d["dealer"] for d in saved["deals"]]
     assert dealers == [(saved["first_dealer"] + k) % 4 for k in range(3)]
-    proc = laugh(["match", "--ruleset", "parlett", "--players", "4", "--deals", "3", "--level",
-                  "club", "--seed", "11", "--review-samples", str(REVIEW),
-                  "--sheet", str(tmp_path / "deals.html")],
-                 tmp_path / "out", "\n".join(lines) + "\n")
+    proc = laugh(
+        [
+            "match",
+            "--ruleset",
+            "parlett",
+            "--players",
+            "4",
+            "--deals",
+            "3",
+            "--level",
+            "club",
+            "--seed",
+            "11",
+            "--review-samples",
+            str(REVIEW),
+            "--sheet",
+            str(tmp_path / "deals.html"),
+        ],
+        tmp_path / "out",
+        "\n".join(lines) + "\n",
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     for k in (1, 2, 3):
         assert f"Match totals after {k} deal{'s' if k > 1 else ''}\n" in proc.stdout
@@ -148,33 +228,72 @@ def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path,
     assert page.count("<tr><td>Deal ") == 3 and '<tr class="total">' in page
 
 
-@pytest.mark.parametrize("args,status,needle", [
-    (["match", "--resume", "--ruleset", "parlett"], 2, "leave out --ruleset"),
-    (["match", "--resume"], 2, "no unfinished match to resume"),
-    (["match", "--ruleset", "inter-livery-2018", "--deals", "3"], 2,
-     "2 rounds of 5 games (10 deals), not 3"),
-    (["match", "--players", "9"], 2, "choose from"),
-    (["match", "--seat", "5"], 2, "--seat must be from 0 to 4"),
-    (["match", "--level", "grandmaster"], 2, "levels: beginner, casual"),
-])
+@pytest.mark.parametrize(
+    "args,status,needle",
+    [
+        (["match", "--resume", "--ruleset", "parlett"], 2, "leave out --ruleset"),
+        (["match", "--resume"], 2, "no unfinished match to resume"),
+        (
+            ["match", "--ruleset", "inter-livery-2018", "--deals", "3"],
+            2,
+            "2 rounds of 5 games (10 deals), not 3",
+        ),
+        (["match", "--players", "9"], 2, "choose from"),
+        (["match", "--seat", "5"], 2, "--seat must be from 0 to 4"),
+        (["match", "--level", "grandmaster"], 2, "levels: beginner, casual"),
+    ],
+)
 def test_bad_choices_are_one_line(tmp_path, args, status, needle):
     proc = laugh(args, tmp_path)
     assert proc.returncode == status and needle in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("content,needle", [
-    ("{not json", "not a saved match"),
-    ('{"format": "laugh-and-lie-down/match@1", "meta": ' + "[" * 100_000 + "]" * 100_000 + "}",
-     "not a saved match: nested too deeply"),           # a RecursionError before (issue 23)
-    (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
-                 "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
-                 "meta": {"seat": 0, "level": "club"},
-                 "deals": [{"ruleset": "parlett"}]}), "the saved match cannot be resumed"),
-    (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
-                 "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
-                 "meta": {"seat": 9}, "deals": []}), "meta.seat: must be a seat from 0 to 4"),
-])
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("{not json", "not a saved match"),
+        (
+            '{"format": "laugh-and-lie-down/match@1", "meta": '
+            + "[" * 100_000
+            + "]" * 100_000
+            + "}",
+            "not a saved match: nested too deeply",
+        ),  # a RecursionError before (issue 23)
+        (
+            json.dumps(
+                {
+                    "format": "laugh-and-lie-down/match@1",
+                    "ruleset": "parlett",
+                    "players": 5,
+                    "seed": 1,
+                    "first_dealer": 0,
+                    "cuts": [],
+                    "deals_planned": 5,
+                    "meta": {"seat": 0, "level": "club"},
+                    "deals": [{"ruleset": "parlett"}],
+                }
+            ),
+            "the saved match cannot be resumed",
+        ),
+        (
+            json.dumps(
+                {
+                    "format": "laugh-and-lie-down/match@1",
+                    "ruleset": "parlett",
+                    "players": 5,
+                    "seed": 1,
+                    "first_dealer": 0,
+                    "cuts": [],
+                    "deals_planned": 5,
+                    "meta": {"seat": 9},
+                    "deals": [],
+                }
+            ),
+            "meta.seat: must be a seat from 0 to 4",
+        ),
+    ],
+)
 def test_a_damaged_saved_match_is_one_line(tmp_path, content, needle):
     folder = tmp_path / "matches"
     folder.mkdir()
@@ -191,6 +310,7 @@ def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets)
     from tutor.app.match_sheet import round_scores, sheet_html, sheet_renderable
     from tutor.engine.bots import make_bot
     from tutor.engine.match import Match
+
     m = Match.start(rulesets["inter-livery-2018"], 5, seed=3, meta={"seat": 0, "level": "club"})
     m.play(6, [make_bot("willughby") for _ in range(5)], random.Random(1))
     for seat in range(5):
@@ -200,7 +320,7 @@ def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets)
         assert rounds[0][0][0].practice and not any(g.practice for g, _ in rounds[1])
         assert [s for _, s in rounds[1]] == [m.deals[5].returns()[seat], None, None, None, None]
         scored = sum(s for r in rounds for g, s in r if s is not None and not g.practice)
-        assert scored == m.totals[seat]                       # the practice game left out
+        assert scored == m.totals[seat]  # the practice game left out
     out = Console(file=io.StringIO(), width=80, color_system=None)
     out.print(sheet_renderable(m, 0, "You"))
     text = out.file.getvalue()
@@ -211,18 +331,20 @@ def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets)
     page = sheet_html(m, names, 0)
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     assert "Name: <b>&lt;b&gt;You&lt;/b&gt;</b>" in page and "Anne &amp; co" in page
-    assert page.count("<h1>Score sheet (The first game is for practice only and is not "
-                      "scored)</h1>") == 5
+    assert (
+        page.count("<h1>Score sheet (The first game is for practice only and is not scored)</h1>")
+        == 5
+    )
 
 
 def test_the_home_screen_starts_a_match_and_resumes_the_unfinished_one(tmp_path):
     first = laugh([], tmp_path, "m\nquit\nq\n")
     assert first.returncode == 0, first.stderr[-2000:]
-    assert "m Match" in first.stdout                            # on the menu
+    assert "m Match" in first.stdout  # on the menu
     assert "Laugh and Lie Down · match · parlett · 5 players" in first.stdout
     assert "Match saved after 0 of 5 deals; laugh match --resume plays on." in first.stdout
-    path, = (tmp_path / "matches").glob("match-*.json")
-    again = laugh([], tmp_path, "m\nquit\nq\n")                  # the same match again
+    (path,) = (tmp_path / "matches").glob("match-*.json")
+    again = laugh([], tmp_path, "m\nquit\nq\n")  # the same match again
     assert again.returncode == 0, again.stderr[-2000:]
     seed = re.search(r"· seed (\d+)", first.stdout).group(1)
     assert f"· seed {seed}" in again.stdout, again.stdout[-3000:]
@@ -239,32 +361,42 @@ def test_a_damaged_saved_match_does_not_lock_the_home_screen_out_of_matches(tmp_
     flat = " ".join(proc.stdout.split())
     assert "not a saved match" in flat and "; starting a new match instead." in flat
     assert "Match saved after 0 of 5 deals" in flat
-    assert bad.read_text(encoding="utf-8") == "{bad"              # left where it was
+    assert bad.read_text(encoding="utf-8") == "{bad"  # left where it was
     assert len(list((tmp_path / "matches").glob("match-*.json"))) == 2
 
 
 # -- issue 23: the deal-by-deal table at 40 columns, the round subtotal, tampered matches -----
+
 
 def _finished(rulesets, rid, players, seed=4):
     import random
 
     from tutor.engine.bots import make_bot
     from tutor.engine.match import Match
+
     rs = rulesets[rid]
     m = Match.start(rs, players, seed=seed, deals=None if rs.match_format else players)
     m.play(len(m.games), [make_bot("counter") for _ in range(players)], random.Random(1))
     return m
 
 
-@pytest.mark.parametrize("rid,players,width", [
-    ("inter-livery-2018", 5, 40), ("inter-livery-2018", 5, 80), ("parlett", 6, 40),
-    ("parlett", 6, 30), ("inter-livery-2018", 5, 24),
-])
-def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(rulesets, rid,
-                                                                           players, width):
+@pytest.mark.parametrize(
+    "rid,players,width",
+    [
+        ("inter-livery-2018", 5, 40),
+        ("inter-livery-2018", 5, 80),
+        ("parlett", 6, 40),
+        ("parlett", 6, 30),
+        ("inter-livery-2018", 5, 24),
+    ],
+)
+def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(
+    rulesets, rid, players, width
+):
     """At 40 columns the table used to lose every player column (issue 23)."""
     from tutor.app.match_sheet import deals_renderable
     from tutor.engine.levels import seat_names
+
     m = _finished(rulesets, rid, players)
     names = seat_names(players, 0)
     out = Console(file=io.StringIO(), width=width, color_system=None)
@@ -274,14 +406,14 @@ def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(rules
     flat = " ".join(text.split())
     stakes = m.ruleset.scoring != "pairs"
     shown = [f"{v:+d}" if stakes else str(v) for v in m.totals]
-    assert "…" not in text.splitlines()[-2] or width > 30      # no total cut short
+    assert "…" not in text.splitlines()[-2] or width > 30  # no total cut short
     for name in names:
         assert name[:3] in text
     totals_line = [line for line in text.splitlines() if line.startswith("Total")]
     assert totals_line, text
-    for v in shown:                                  # every total, in the order of the seats
+    for v in shown:  # every total, in the order of the seats
         assert v in flat
-    for d in m.deals:                                # every deal's every result
+    for d in m.deals:  # every deal's every result
         for v in d.returns():
             assert (f"{v:+d}" if stakes else str(v)) in flat
 
@@ -298,28 +430,42 @@ def test_round_one_ends_with_its_subtotal(inter_livery):
     from tutor.engine.levels import seat_names
     from tutor.engine.match import Match
     from tutor.engine.sources import default_library
+
     m = Match.from_json(saved, default_library().rulesets)
     names = seat_names(5, saved["meta"]["seat"])
-    block = out[out.index("Round 1 totals"):out.index("Round 1 is over")]
+    block = out[out.index("Round 1 totals") : out.index("Round 1 is over")]
     for q, name in enumerate(names):
         want = sum(d.returns()[q] for d in m.deals[1:5])
         assert re.search(rf"^{re.escape(name)}\s+{want}\s*$", block, re.M), block
 
 
-@pytest.mark.parametrize("change", [
-    {"deals_planned": "6"}, {"deals_planned": 6.5}, {"players": 3},
-    {"meta": {"seat": 0, "level": "casual", "pace": "fast"}},
-    {"meta": {"seat": 0, "level": "casual", "pace": 1e9}}, {"deals_planned": 10 ** 12},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"deals_planned": "6"},
+        {"deals_planned": 6.5},
+        {"players": 3},
+        {"meta": {"seat": 0, "level": "casual", "pace": "fast"}},
+        {"meta": {"seat": 0, "level": "casual", "pace": 1e9}},
+        {"deals_planned": 10**12},
+    ],
+)
 def test_the_home_screen_reports_a_tampered_match_and_starts_a_new_one(tmp_path, change):
     """Each of these used to end the home screen's m in a traceback (TypeError, IndexError),
     or wait for ever (pace 1e9)."""
     folder = tmp_path / "matches"
     folder.mkdir(parents=True)
-    good = {"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
-            "seed": 3, "first_dealer": 4, "cuts": [{"0": 7, "1": 34, "2": 9, "3": 41, "4": 1}],
-            "deals_planned": 2, "meta": {"seat": 0, "level": "casual", "pace": 0.0},
-            "deals": []}
+    good = {
+        "format": "laugh-and-lie-down/match@1",
+        "ruleset": "parlett",
+        "players": 5,
+        "seed": 3,
+        "first_dealer": 4,
+        "cuts": [{"0": 7, "1": 34, "2": 9, "3": 41, "4": 1}],
+        "deals_planned": 2,
+        "meta": {"seat": 0, "level": "casual", "pace": 0.0},
+        "deals": [],
+    }
     bad = folder / "match-20200101-000000-parlett-seed3.json"
     bad.write_text(json.dumps({**good, **change}), encoding="utf-8")
     proc = laugh([], tmp_path, "m\nquit\nq\n", timeout=60)
@@ -346,22 +492,43 @@ def test_the_score_sheet_goes_with_the_match_and_is_never_stale(inter_livery, tm
         assert f"{played} of 10 games played" in page
         assert f"Cumulative Score over both rounds: {sum(points[1:played])}" in page
 
-    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
-                   "--review-samples", str(REVIEW), "--sheet", str(sheet)], tmp_path,
-                  "\n".join(lines[:starts[1] + 1]) + "\n")            # end of input in deal 2
+    first = laugh(
+        [
+            "match",
+            "--ruleset",
+            "inter-livery-2018",
+            "--level",
+            "club",
+            "--seed",
+            "7",
+            "--review-samples",
+            str(REVIEW),
+            "--sheet",
+            str(sheet),
+        ],
+        tmp_path,
+        "\n".join(lines[: starts[1] + 1]) + "\n",
+    )  # end of input in deal 2
     assert first.returncode == 0, first.stderr[-2000:]
     assert "Match saved after 1 of 10 deals" in first.stdout
     sheet_says(sheet.read_text(encoding="utf-8"), 1)
     # resumed without --sheet, stopped after deal 3: the sheet kept with the match follows
-    again = laugh(["match", "--resume", "--review-samples", str(REVIEW)], tmp_path,
-                  "\n".join(lines[starts[1]:starts[3]] + ["quit"]) + "\n")
+    again = laugh(
+        ["match", "--resume", "--review-samples", str(REVIEW)],
+        tmp_path,
+        "\n".join(lines[starts[1] : starts[3]] + ["quit"]) + "\n",
+    )
     assert again.returncode == 0, again.stderr[-2000:]
     assert f"The score sheet {sheet} is rewritten after every deal." in " ".join(
-        again.stdout.split())
+        again.stdout.split()
+    )
     sheet_says(sheet.read_text(encoding="utf-8"), 3)
     # and on to the end
-    end = laugh(["match", "--resume", "--review-samples", str(REVIEW)], tmp_path,
-                "\n".join(lines[starts[3]:]) + "\n")
+    end = laugh(
+        ["match", "--resume", "--review-samples", str(REVIEW)],
+        tmp_path,
+        "\n".join(lines[starts[3] :]) + "\n",
+    )
     assert end.returncode == 0 and "The match is over." in end.stdout, end.stderr[-2000:]
     assert f"Score sheet written to {sheet}." in " ".join(end.stdout.split())
     sheet_says(sheet.read_text(encoding="utf-8"), 10)
@@ -382,6 +549,7 @@ def test_a_saved_match_names_its_sheet_as_a_full_html_path(tmp_path, value):
     from tutor.engine.errors import LaughError
     from tutor.engine.match import Match
     from tutor.engine.sources import default_library
+
     rs = default_library().rulesets["inter-livery-2018"]
     m = Match.start(rs, 5, 7, meta={"seat": 0, "level": "club", "pace": 0.0, "sheet": value})
     path = tmp_path / "m.json"

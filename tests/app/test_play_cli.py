@@ -35,11 +35,27 @@ def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):
     rs = rulesets["porges"]
     res, out, learner = run_match(rs, 5, LEVELS["beginner"], seed=1, deals=2)
     assert all(d.is_terminal() for d in res.deals)
-    assert any(r.winner == 0 for p in res.players for r in p.races)   # a claim won, piped
+    assert any(r.winner == 0 for p in res.players for r in p.races)  # a claim won, piped
     export = tmp_path / "match.jsonl"
-    proc = laugh(["play", "--ruleset", "porges", "--players", "5", "--deals", "2", "--level",
-                  "beginner", "--seed", "1", "--export", str(export)], tmp_path,
-                 "\n".join(learner.answers) + "\n")
+    proc = laugh(
+        [
+            "play",
+            "--ruleset",
+            "porges",
+            "--players",
+            "5",
+            "--deals",
+            "2",
+            "--level",
+            "beginner",
+            "--seed",
+            "1",
+            "--export",
+            str(export),
+        ],
+        tmp_path,
+        "\n".join(learner.answers) + "\n",
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout
     assert text.count("Settlement") == 2 and text.count("Review of your play") == 2
@@ -59,7 +75,7 @@ def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):
 
 def test_piped_input_running_out_saves_the_deal_so_far(tmp_path):
     proc = laugh(["play", "--seed", "2"], tmp_path, "\n")
-    assert proc.returncode == 0            # end of input: save and leave as a finished session
+    assert proc.returncode == 0  # end of input: save and leave as a finished session
     assert "Traceback" not in proc.stderr
     saved = list((tmp_path / "records").glob("play-*.jsonl"))
     rec = json.loads(saved[0].read_text().splitlines()[0])
@@ -75,19 +91,23 @@ def test_the_expert_level_through_the_real_program(tmp_path, rulesets):
     rs = rulesets["parlett"]
     res, _, learner = run_match(rs, 3, LEVELS["expert"], seed=2, review_samples=0)
     assert res.deals[0].is_terminal()
-    proc = laugh(["play", "--players", "3", "--level", "expert", "--seed", "2", "--no-save"],
-                 tmp_path, "\n".join(learner.answers) + "\n")
+    proc = laugh(
+        ["play", "--players", "3", "--level", "expert", "--seed", "2", "--no-save"],
+        tmp_path,
+        "\n".join(learner.answers) + "\n",
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = " ".join(proc.stdout.split())
     assert "against experts: every move weighed by playing it out" in text
     assert "Settlement" in text and "Your costliest decisions (the engine's analysis" in text
     nets = re.findall(r"^(You|Anne|Ralph)\b.* ([+-]\d+)\s*$", proc.stdout, re.M)
-    assert [int(v) for _, v in nets] == list(res.deals[0].returns())     # the very same game
+    assert [int(v) for _, v in nets] == list(res.deals[0].returns())  # the very same game
 
 
 def test_the_review_budget_is_checked_and_its_help_is_the_programs(tmp_path):
     from tutor.app.play.review import REVIEW_SAMPLES
     from tutor.app.sessions import REVIEW_SAMPLES_HELP
+
     assert REVIEW_SAMPLES_HELP == REVIEW_SAMPLES
     proc = laugh(["play", "--review-samples", "many"], tmp_path)
     assert proc.returncode == 2 and "'many' is not a whole number" in proc.stderr
@@ -95,11 +115,15 @@ def test_the_review_budget_is_checked_and_its_help_is_the_programs(tmp_path):
 
 
 def test_bad_choices_are_one_line(tmp_path):
-    for args, needle in ((["play", "--level", "grandmaster"], "levels: beginner, casual"),
-                         (["play", "--seat", "7"], "--seat must be from 0 to 4"),
-                         (["play", "--players", "9"], "choose from"),
-                         (["play", "-r", "inter-livery-2018", "-k", "11"],
-                          "2 rounds of 5 games (10 deals): play at most 10 deals")):
+    for args, needle in (
+        (["play", "--level", "grandmaster"], "levels: beginner, casual"),
+        (["play", "--seat", "7"], "--seat must be from 0 to 4"),
+        (["play", "--players", "9"], "choose from"),
+        (
+            ["play", "-r", "inter-livery-2018", "-k", "11"],
+            "2 rounds of 5 games (10 deals): play at most 10 deals",
+        ),
+    ):
         proc = laugh(args, tmp_path)
         assert proc.returncode == 2 and needle in proc.stderr
         assert "Traceback" not in proc.stderr
@@ -107,11 +131,13 @@ def test_bad_choices_are_one_line(tmp_path):
 
 # -- the terminal prompt with a time limit --------------------------------------------------------
 
+
 def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
     from rich.console import Console
+
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         clock = TerminalClock()
         io = TerminalIO(Console(file=io_.StringIO()), clock, True)
@@ -122,18 +148,28 @@ def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
         before = clock.now()
         reply = io.read("> ", 5.0)
         assert (reply.text, reply.key) == ("claim 7h 7s", None)
-        assert before <= reply.at <= clock.now()               # timed by the injected clock
+        assert before <= reply.at <= clock.now()  # timed by the injected clock
         inp.send_text(" ")
         reply = io.read("> ", 5.0, erase=True, keys={" ": "claim"})
         assert (reply.text, reply.key) == ("claim", " ") and reply.at <= clock.now()
-        inp.send_text(" 7h\r")         # elsewhere the space bar is a space
+        inp.send_text(" 7h\r")  # elsewhere the space bar is a space
         assert io.read("> ", 5.0).text == "7h"
         # an event fires above the prompt; one that returns True closes it
         fired = []
         inp.send_text("7")
-        assert io.read("> ", 5.0, events=[(clock.now() + 0.1, lambda: fired.append(1)),
-                                          (clock.now() + 0.2, lambda: True)],
-                       label="Claim window", deadline=clock.now() + 3) is None
+        assert (
+            io.read(
+                "> ",
+                5.0,
+                events=[
+                    (clock.now() + 0.1, lambda: fired.append(1)),
+                    (clock.now() + 0.2, lambda: True),
+                ],
+                label="Claim window",
+                deadline=clock.now() + 3,
+            )
+            is None
+        )
         assert fired == [1]
         # a half-typed line keeps a pace window open until Enter
         inp.send_text("7h")
@@ -143,18 +179,21 @@ def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
 
 # -- tmux ---------------------------------------------------------------------------------------
 
+
 def _tmux_screen(tmp_path, width, height=24):
     sock = f"laugh-test-{os.getpid()}-{width}"
-    cmd = (f"env LAUGH_HOME={tmp_path} {sys.executable} -m tutor play --seed 3 --no-save; "
-           "sleep 5")
-    subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-x", str(width), "-y", str(height),
-                    cmd], check=True)
+    cmd = f"env LAUGH_HOME={tmp_path} {sys.executable} -m tutor play --seed 3 --no-save; sleep 5"
+    subprocess.run(
+        ["tmux", "-L", sock, "new-session", "-d", "-x", str(width), "-y", str(height), cmd],
+        check=True,
+    )
     try:
         screen = ""
         for _ in range(100):
             time.sleep(0.1)
-            screen = subprocess.run(["tmux", "-L", sock, "capture-pane", "-p"],
-                                    capture_output=True, text=True).stdout
+            screen = subprocess.run(
+                ["tmux", "-L", sock, "capture-pane", "-p"], capture_output=True, text=True
+            ).stdout
             if "Before play" in screen:
                 break
         return screen
@@ -181,8 +220,11 @@ def test_a_drill_ends_with_what_next(tmp_path, argv):
     """Issue 45, finding 4: ``drill count`` and ``drill settle`` ended at the shell prompt with
     no word of what next (every drill ends through ``sessions.run_drill``)."""
     from support import run_laugh
+
     proc = run_laugh(argv, "0\n" * 40, tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     flat = " ".join(proc.stdout.split())
-    assert flat.endswith(f"Next: laugh drill {argv[1]} for another set, or laugh for the home "
-                         "screen (what is due today, the next lesson, the drills)."), flat[-300:]
+    assert flat.endswith(
+        f"Next: laugh drill {argv[1]} for another set, or laugh for the home "
+        "screen (what is due today, the next lesson, the drills)."
+    ), flat[-300:]

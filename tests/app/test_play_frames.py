@@ -29,8 +29,10 @@ from tutor.engine.levels import make_opponents, seat_names
 from tutor.engine.race import Reaction
 
 NAMES = ["You", "Anne", "Ralph", "Mary", "Tom"]
-_SEAT = re.compile(r"^(?P<mark>▶ |  )(?P<name>\S+)\s+(?:D )?\s*(?:hand (?P<hand>\d+)|out)"
-                   r"\s+won (?P<won>\d+)")
+_SEAT = re.compile(
+    r"^(?P<mark>▶ |  )(?P<name>\S+)\s+(?:D )?\s*(?:hand (?P<hand>\d+)|out)"
+    r"\s+won (?P<won>\d+)"
+)
 _TABLE = re.compile(r"^Table \((?P<n>\d+)\): (?P<cards>.*)$")
 
 
@@ -54,11 +56,13 @@ def read_frame(text: str) -> dict:
 def engine_frame(deal, names) -> dict:
     """What a board of ``deal`` must show, from the engine."""
     over = deal.phase == "over"
-    return {"mover": None if over or deal.to_move is None else names[deal.to_move],
-            "hands": {names[q]: len(deal.hand(q)) for q in range(deal.players)},
-            "won": {names[q]: len(deal.won_cards(q)) for q in range(deal.players)},
-            "table": len(deal.table_cards()),
-            "cards": sorted(pretty_cards([c], True) for c in deal.table_cards())}
+    return {
+        "mover": None if over or deal.to_move is None else names[deal.to_move],
+        "hands": {names[q]: len(deal.hand(q)) for q in range(deal.players)},
+        "won": {names[q]: len(deal.won_cards(q)) for q in range(deal.players)},
+        "table": len(deal.table_cards()),
+        "cards": sorted(pretty_cards([c], True) for c in deal.table_cards()),
+    }
 
 
 class Recorder(ScriptedIO):
@@ -66,8 +70,11 @@ class Recorder(ScriptedIO):
     prompt and after every event of a prompt, that the last board is the engine's position."""
 
     def __init__(self, answers, clock, holder):
-        super().__init__(answers, Console(file=io.StringIO(), width=80, color_system=None,
-                                          highlight=False), clock)
+        super().__init__(
+            answers,
+            Console(file=io.StringIO(), width=80, color_system=None, highlight=False),
+            clock,
+        )
         self.holder = holder
         self.frames: list[dict] = []
         self.checked = 0
@@ -81,7 +88,7 @@ class Recorder(ScriptedIO):
         if "Table (" in text and "hand" in text:
             frame = read_frame(text)
             p = self.holder.get("player")
-            if p is not None:       # each frame is the position as it stands when drawn
+            if p is not None:  # each frame is the position as it stands when drawn
                 want = engine_frame(p.deal, p.names)
                 assert _same(frame, want), (frame, want)
             self.frames.append(frame)
@@ -102,16 +109,23 @@ class Recorder(ScriptedIO):
                 closed = fire()
                 self._check(f"after an event at {prompt!r}")
                 return closed
+
             return run
-        return super().read(prompt, timeout, words,
-                            events=[(at, checked(f)) for at, f in events], **kw)
+
+        return super().read(
+            prompt, timeout, words, events=[(at, checked(f)) for at, f in events], **kw
+        )
 
 
 def _same(frame: dict, want: dict) -> bool:
     cards = frame["cards"]
-    return (frame["mover"] == want["mover"] and frame["hands"] == want["hands"]
-            and frame["won"] == want["won"] and frame["table"] == want["table"]
-            and all(c in cards for c in want["cards"]))
+    return (
+        frame["mover"] == want["mover"]
+        and frame["hands"] == want["hands"]
+        and frame["won"] == want["won"]
+        and frame["table"] == want["table"]
+        and all(c in cards for c in want["cards"])
+    )
 
 
 class Scripted(Bot):
@@ -129,21 +143,34 @@ def test_a_claim_during_the_learners_turn_redraws_the_table(rulesets):
     # Ralph splits the table prial of sevens just before the learner's turn; Anne claims 7♦ 7♠
     # after 1.0 s while the learner (1.5 s) is at the turn prompt: the table is drawn again
     # above the prompt, with Table (2), not the Table (4) it showed when the turn began
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "4C 8H", "7H 5D 9S"],
-                 table="7C 7D 7S 5C 9H", dealer=0, to_move=2)
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "4C 8H", "7H 5D 9S"],
+        table="7C 7D 7S 5C 9H",
+        dealer=0,
+        to_move=2,
+    )
     split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
     holder: dict = {}
     rec = Recorder(["", "ld"] + [""] * 10, FakeClock([0.0, 1.5]), holder)
-    p = DealPlayer(d, 0, [None, Scripted(), Scripted(split)], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(2), io=rec, names=NAMES[:3],
-                   claiming={1: Reaction(1.0, 1.0), 2: Reaction(2.5, 2.5)})
+    p = DealPlayer(
+        d,
+        0,
+        [None, Scripted(), Scripted(split)],
+        bot_rng=random.Random(1),
+        reaction_rng=random.Random(2),
+        io=rec,
+        names=NAMES[:3],
+        claiming={1: Reaction(1.0, 1.0), 2: Reaction(2.5, 2.5)},
+    )
     holder["player"] = p
     p.run()
     assert p.races and p.races[0].winner == 1
     assert rec.stale == [] and rec.checked >= 3
     text = rec.console.file.getvalue()
     claim = text.index("Anne claims 7♦ 7♠")
-    assert "Table (2)" in text[claim:text.index("You lie down")]
+    assert "Table (2)" in text[claim : text.index("You lie down")]
 
 
 @pytest.mark.parametrize("seed", [7, 11, 23])
@@ -162,13 +189,21 @@ def test_every_frame_of_a_replayed_deal_is_the_engines_position(rulesets, seed):
             legal = [a for a in d.legal_actions() if a.kind != "claim"]
             return legal[0].notation()
         return ""
+
     clock = FakeClock(default=0.7, realtime=True)
     rec = Recorder(answer, clock, holder)
     lv = LEVELS["beginner"]
     deal = new_deal(rs, n, 1, random.Random(seed))
-    p = DealPlayer(deal, 0, make_opponents(lv, n, 0), bot_rng=random.Random(seed),
-                   reaction_rng=random.Random(seed + 1), io=rec, names=seat_names(n, 0),
-                   pace=1.0)
+    p = DealPlayer(
+        deal,
+        0,
+        make_opponents(lv, n, 0),
+        bot_rng=random.Random(seed),
+        reaction_rng=random.Random(seed + 1),
+        io=rec,
+        names=seat_names(n, 0),
+        pace=1.0,
+    )
     holder["player"] = p
     p.run()
     assert deal.is_terminal()
@@ -178,14 +213,17 @@ def test_every_frame_of_a_replayed_deal_is_the_engines_position(rulesets, seed):
 
 def _piped(lines, seed=7):
     out = io.StringIO()
-    sio = ScriptedIO(io.StringIO("".join(x + "\n" for x in lines)),
-                     Console(file=io.StringIO(), width=80, color_system=None), VirtualClock(),
-                     stdout=out)
+    sio = ScriptedIO(
+        io.StringIO("".join(x + "\n" for x in lines)),
+        Console(file=io.StringIO(), width=80, color_system=None),
+        VirtualClock(),
+        stdout=out,
+    )
     from tutor.engine.sources import default_library
+
     rs = default_library().rulesets["parlett"]
     try:
-        play_match(PlayOptions(rs, 5, 1, 0, LEVELS["beginner"], seed, 1.0, None, False, 0),
-                   io=sio)
+        play_match(PlayOptions(rs, 5, 1, 0, LEVELS["beginner"], seed, 1.0, None, False, 0), io=sio)
     except EOFError:
         pass
     return out.getvalue(), sio
@@ -198,8 +236,9 @@ def test_piped_moves_wait_for_the_learners_turn():
     prompts, _ = _piped(moves)
     for line in prompts.splitlines():
         if line.startswith(WATCH_PROMPT):
-            assert line == WATCH_PROMPT.rstrip() or line[len(WATCH_PROMPT):].startswith(
-                ("claim", "quit")), line
+            assert line == WATCH_PROMPT.rstrip() or line[len(WATCH_PROMPT) :].startswith(
+                ("claim", "quit")
+            ), line
     assert "not your turn" not in prompts and "turn, not yours" not in prompts
     assert prompts.count(TURN_PROMPT + "ac ah") == 1
 
@@ -228,6 +267,7 @@ def test_a_watcher_at_a_live_table_sees_the_table_after_every_move():
 
         def send(self, message):
             pass
+
     rs = default_library().ruleset("parlett", 5)
     deal = new_deal(rs, 5, 0, random.Random(3))
     names = ["Ann", "Bess", "Cat", "Dora", "Eve"]
@@ -239,9 +279,22 @@ def test_a_watcher_at_a_live_table_sees_the_table_after_every_move():
     checked = 0
     while True:
         obs = observe_public(deal)
-        client.handle(State(table=1, deal=1, game="", names=names, totals=[],
-                            away=[False] * 5, cause=None, played=0, games=1, seated=False,
-                            clock=None, obs=obs.to_json(sent)))
+        client.handle(
+            State(
+                table=1,
+                deal=1,
+                game="",
+                names=names,
+                totals=[],
+                away=[False] * 5,
+                cause=None,
+                played=0,
+                games=1,
+                seated=False,
+                clock=None,
+                obs=obs.to_json(sent),
+            )
+        )
         sent = len(obs.history)
         if deal.is_terminal():
             break

@@ -42,21 +42,26 @@ def _deal_from(rs, players, dealer, hands: dict[int, str], table: str, seed: int
     for q in range(players):
         for i, c in enumerate(full[q]):
             pack[((q - eldest) % players) + i * players] = c
-    pack[players * pc.hand:] = tab
+    pack[players * pc.hand :] = tab
     return Deal(rs, players, dealer, pack)
 
 
 def _lone_seven(rulesets) -> Deal:
     # the learner (seat 1, eldest) may take a lone seven, whose two unseen twins are in
     # opponents' hands, or all three queens, which nobody else can ever take
-    return _deal_from(rulesets["parlett"], 5, 0, {1: "7C QC 6C 6D TC JC KC KD"},
-                      "7D QD QH QS AC AD 2C 3C 4C 5C 8C 9C")
+    return _deal_from(
+        rulesets["parlett"],
+        5,
+        0,
+        {1: "7C QC 6C 6D TC JC KC KD"},
+        "7D QD QH QS AC AD 2C 3C 4C 5C 8C 9C",
+    )
 
 
 def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rulesets):
     d = _lone_seven(rulesets)
     queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
-    d.apply(queens)                               # the learner leaves the lone seven
+    d.apply(queens)  # the learner leaves the lone seven
     play_out(d, [make_bot("counter") for _ in range(5)], random.Random(2))
     names = seat_names(5, 1)
     review = review_deal(d, 1, names, samples=200)
@@ -65,10 +70,12 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
     assert top.best == Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
     assert top.verdict in ("mistake", "blunder") and top.loss - top.loss_ci95 > 0
     assert top.unit == "stakes" and review.unit == "stakes"
-    assert top.why.startswith("Take a lone table card that you can match before someone else "
-                              "does. The lone seven on the table (7♦) is at risk: 2 sevens "
-                              "unseen, and Anne, Ralph, Mary and Tom move before your next turn; "
-                              "the queens can wait")
+    assert top.why.startswith(
+        "Take a lone table card that you can match before someone else "
+        "does. The lone seven on the table (7♦) is at risk: 2 sevens "
+        "unseen, and Anne, Ralph, Mary and Tom move before your next turn; "
+        "the queens can wait"
+    )
     assert top.clear and top.then is None
     assert len(review.costly) <= 3
     assert review.costly == tuple(sorted(review.costly, key=lambda c: -c.loss))
@@ -77,8 +84,11 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
     c.print(review_renderable([], (), review=review, names=names, seat=1))
     text = " ".join(text_of(c).split())
     assert "Your costliest decisions" in text
-    assert re.search(rf"1\. Action 1: {top.verdict}, −{top.loss:.2f} stakes \(± "
-                     rf"{top.loss_ci95:.2f}\)", text)
+    assert re.search(
+        rf"1\. Action 1: {top.verdict}, −{top.loss:.2f} stakes \(± "
+        rf"{top.loss_ci95:.2f}\)",
+        text,
+    )
     assert "You capture Q♦ Q♥ Q♠ with Q♣; best: you capture 7♦ with 7♣." in text
     assert "The lone seven on the table (7♦) is at risk" in text
 
@@ -86,8 +96,7 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
 def test_the_review_is_reproducible_and_gives_laugh_analyses_figures(rulesets):
     # the review of a practice deal (in-process, through the prompts) with its seed from the deal
     rs = rulesets["parlett"]
-    res, out, _ = run_match(rs, 5, LEVELS["club"], seed=3, rng=random.Random(3),
-                            review_samples=100)
+    res, out, _ = run_match(rs, 5, LEVELS["club"], seed=3, rng=random.Random(3), review_samples=100)
     deal, review = res.deals[0], res.reviews[0]
     assert len(review.costly) == 2 and review.samples == 100
     assert review.seed == review_seed(deal)
@@ -96,15 +105,24 @@ def test_the_review_is_reproducible_and_gives_laugh_analyses_figures(rulesets):
     assert len(by_index) == review.decisions
     for c in review.costly:
         x = by_index[c.index]
-        assert (c.loss, c.loss_ci95, c.verdict, c.played) == (x.loss, x.loss_ci95, x.verdict,
-                                                               x.played)
+        assert (c.loss, c.loss_ci95, c.verdict, c.played) == (
+            x.loss,
+            x.loss_ci95,
+            x.verdict,
+            x.played,
+        )
     assert abs(review.total_loss - sum(x.loss for x in by_index.values())) < 1e-9
     again = review_deal(deal, 0, res.names, samples=100)
-    assert [(c.index, c.loss, c.why) for c in again.costly] == \
-        [(c.index, c.loss, c.why) for c in review.costly]
+    assert [(c.index, c.loss, c.why) for c in again.costly] == [
+        (c.index, c.loss, c.why) for c in review.costly
+    ]
     text = " ".join(text_of(out).split())
-    assert "Review of your play" in text and "Your costliest decisions (the engine's analysis " \
-        f"of your {review.decisions} decisions, up to 100 deals played out each" in text
+    assert (
+        "Review of your play" in text
+        and "Your costliest decisions (the engine's analysis "
+        f"of your {review.decisions} decisions, up to 100 deals played out each"
+        in text
+    )
     for i, c in enumerate(review.costly, 1):
         assert f"{i}. Action {c.index + 1}: {c.verdict}, −{c.loss:.2f} stakes" in text
 
@@ -122,10 +140,11 @@ def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
     assert got.analysis.best.action.cards == tuple(parse_cards("7C"))
     second = next(o for o in got.analysis.options if o.group != got.analysis.best.group)
     assert got.text.startswith("Best: capturing 7♦ with 7♣, expected ")
-    assert f"{-second.diff:.2f} ± {second.diff_ci95:.2f} stakes better than the next best" \
-        in got.text
-    assert hint(d, 1, names).text == got.text                     # the same position, the same
-    assert hint(d, 2, names).text == "Nothing to decide now."      # not seat 2's turn
+    assert (
+        f"{-second.diff:.2f} ± {second.diff_ci95:.2f} stakes better than the next best" in got.text
+    )
+    assert hint(d, 1, names).text == got.text  # the same position, the same
+    assert hint(d, 2, names).text == "Nothing to decide now."  # not seat 2's turn
 
     # at the prompt of a practice deal: hint, then the move
     holder: dict = {}
@@ -139,6 +158,7 @@ def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
         return learner(prompt)
 
     import tutor.app.play.session as session
+
     orig = session.DealPlayer
 
     class Hooked(orig):
@@ -149,21 +169,25 @@ def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
     session.DealPlayer = Hooked
     try:
         out = quiet(80)
-        res = play_match(PlayOptions(rulesets["parlett"], 5, 1, 0, LEVELS["club"], 3, 0.0, None,
-                                     False, 0), io=ScriptedIO(answers, out))
+        res = play_match(
+            PlayOptions(rulesets["parlett"], 5, 1, 0, LEVELS["club"], 3, 0.0, None, False, 0),
+            io=ScriptedIO(answers, out),
+        )
     finally:
         session.DealPlayer = orig
     text = " ".join(text_of(out).split())
     assert ("Hint: Best: " in text and "better than the next best" in text) or (
-        "Hint: No move is clearly best: " in text and "are about equal" in text)
+        "Hint: No move is clearly best: " in text and "are about equal" in text
+    )
     assert res.players[0].hints == 1 and res.deals[0].is_terminal()
 
 
 def test_the_review_shows_a_progress_bar_on_a_terminal_only_when_it_takes_a_while(monkeypatch):
     import tutor.app.play.session as session
+
     empty = DealReview(2, (), 0.0, "stakes", 10, 1, 0.0)
 
-    clock = VirtualClock()       # the terminal's clock, injected: the work takes its time
+    clock = VirtualClock()  # the terminal's clock, injected: the work takes its time
 
     def slow(deal, seat, names, samples, symbols, progress=None):
         progress(0, 2, 0)
@@ -199,24 +223,36 @@ def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
     from pathlib import Path
 
     from tutor.engine.records import replay
-    d = replay(json.loads((Path(__file__).resolve().parent.parent / "data" / "examples"
-                           / "parlett-5-oversights.json").read_text()))
+
+    d = replay(
+        json.loads(
+            (
+                Path(__file__).resolve().parent.parent
+                / "data"
+                / "examples"
+                / "parlett-5-oversights.json"
+            ).read_text()
+        )
+    )
     mine = review_deal(d, 0, seat_names(5, 0), samples=100)
     hold = next(c for c in mine.costly if c.played is None)
     assert hold.best.kind == "claim" and hold.verdict in ("mistake", "blunder")
-    assert hold.why == ("The claim of 3♣ 3♠ was open, and the first claim takes the cards: "
-                        "Ralph, Mary and Tom could claim it too.")
+    assert hold.why == (
+        "The claim of 3♣ 3♠ was open, and the first claim takes the cards: "
+        "Ralph, Mary and Tom could claim it too."
+    )
     theirs = review_deal(d, 1, seat_names(5, 1), samples=100)
     # lying down holding a dead pair is a question of timing: declare it first, or lie down
     # with it (then it is too late)
     laid = next(c for c in theirs.costly if c.played is None and c.then.kind == "lie_down")
     assert laid.best.kind == "declare_dead_pair"
-    assert laid.why == ("You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
-                        "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")
+    assert laid.why == (
+        "You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
+        "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one."
+    )
     c = quiet(80)
     c.print(review_renderable([], (), review=mine, names=seat_names(5, 0), seat=0))
-    assert "You neither claim nor declare; best: you claim 3♣ 3♠" in \
-        " ".join(text_of(c).split())
+    assert "You neither claim nor declare; best: you claim 3♣ 3♠" in " ".join(text_of(c).split())
 
 
 def _prial_position(rs):
@@ -224,6 +260,7 @@ def _prial_position(rs):
     different captures."""
     from tutor.engine.analysis import option_class
     from tutor.engine.deal import new_deal
+
     k = 0
     while True:
         d = new_deal(rs, 5, 0, random.Random(f"prial/{k}"))
@@ -238,6 +275,7 @@ def test_a_declaration_is_timed_against_the_turn_never_weighed_against_it(rulese
     though under Parlett's rules the declaration is free.  A declaration made by the player to
     move is weighed against making the same turn first and declaring after it."""
     from tutor.engine.analysis import decision_points
+
     d, decl = _prial_position(rulesets["parlett"])
     names = seat_names(5, 1)
     got = hint(d, 1, names)
@@ -269,8 +307,10 @@ def test_ties_are_said_as_ties(rulesets):
     moves are about equal."""
     import sys
     from pathlib import Path
+
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from bench_analysis import sample_positions
+
     seen = set()
     for d, seat in sample_positions(rulesets["parlett"], 14, 5):
         got = hint(d, seat, seat_names(5, seat))
@@ -289,7 +329,7 @@ def test_ties_are_said_as_ties(rulesets):
             assert second.diff + second.diff_ci95 < 0
         else:
             seen.add("tie")
-            what = "move" if d.to_move == seat else "choice"       # a free action's timing
+            what = "move" if d.to_move == seat else "choice"  # a free action's timing
             assert head.startswith(f"No {what} is clearly best") and "Best" not in head
             alike = an.alike()
             assert len(alike) >= 2 and all(not o.separated for o in alike[1:])
@@ -303,8 +343,15 @@ def test_a_position_set_by_hand_has_no_review_seed_and_says_so_in_one_line(rules
     from support import position
 
     from tutor.engine.errors import UsageError
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "7H 4C", "5D 6D 9S"],
-                 table="7C 7D 5C 9H", dealer=0, to_move=1)
+
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "7H 4C", "5D 6D 9S"],
+        table="7C 7D 5C 9H",
+        dealer=0,
+        to_move=1,
+    )
     for ask in (lambda: review_seed(d), lambda: review_deal(d, 0, ["You", "Anne", "Ralph"])):
         with pytest.raises(UsageError, match="^a position set by hand has no shuffled pack"):
             ask()

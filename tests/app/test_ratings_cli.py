@@ -71,8 +71,15 @@ def _strong_learner(home) -> ProgressStore:
     """A store whose learner has beaten a run of hard puzzles."""
     s = store(home)
     for i in range(15):
-        s.record_answer(f"settlement.parlett.5.{i}", "settlement", ["stakes"], True, 6.0,
-                        difficulty=5, at=T0 + i)
+        s.record_answer(
+            f"settlement.parlett.5.{i}",
+            "settlement",
+            ["stakes"],
+            True,
+            6.0,
+            difficulty=5,
+            at=T0 + i,
+        )
     return s
 
 
@@ -119,6 +126,7 @@ def test_a_practice_set_never_serves_one_puzzle_twice(tmp_path, monkeypatch):
     in 80 tried).  Each puzzle of a set now has a seed of its own."""
     import tutor.app.views as V
     from tutor.app.context import make_context
+
     served = []
     real = V.generate
 
@@ -145,6 +153,7 @@ def test_practice_sets_ask_for_the_band_the_rating_chooses(tmp_path, monkeypatch
     theme) is asked for at the band nearest the learner's rating at that moment."""
     import tutor.app.views as V
     from tutor.app.context import make_context
+
     asked = []
     real = V.generate
 
@@ -164,8 +173,7 @@ def test_practice_sets_ask_for_the_band_the_rating_chooses(tmp_path, monkeypatch
     finally:
         ctx.close()
     assert len(asked) >= 10
-    assert all(d == want[k] for k, d in asked if k in want) and all(d is not None
-                                                                  for _, d in asked)
+    assert all(d == want[k] for k, d in asked if k in want) and all(d is not None for _, d in asked)
 
 
 def test_the_weakest_list_agrees_with_the_table_and_recall_is_not_always_full(tmp_path):
@@ -187,17 +195,17 @@ def test_the_weakest_list_agrees_with_the_table_and_recall_is_not_always_full(tm
     # themes in their plain words (a theme the table does not know, by its id)
     order = [line.split(" ░")[0].split(" █")[0].strip() for line in table.splitlines()]
     assert order == ["Counting the cards", "timing", "Playing for stakes", "Cards not yet seen"]
-    assert re.search(r"^Counting the cards +░{12} +0% 0/2 +5\.5 s", out, re.M)   # median time
+    assert re.search(r"^Counting the cards +░{12} +0% 0/2 +5\.5 s", out, re.M)  # median time
     weak = next(line for line in out.splitlines() if line.startswith("Weakest themes:"))
     assert weak == "Weakest themes: Counting the cards; timing; Playing for stakes."
     skills = out.split("Skills by review schedule (FSRS), weakest first\n")[1]
     assert "recall tomorrow" in skills and "recall " not in skills.replace("recall tomorrow", "")
-    missed = next(line for line in skills.splitlines()
-                  if line.startswith("Counting the cards "))
+    missed = next(line for line in skills.splitlines() if line.startswith("Counting the cards "))
     assert "0/2" in missed and "100%" not in missed
 
 
 # -- progress that travels ------------------------------------------------------------------------
+
 
 def test_progress_export_import_round_trip_and_twice_changes_nothing(tmp_path):
     home, other = tmp_path / "home", tmp_path / "other"
@@ -207,13 +215,17 @@ def test_progress_export_import_round_trip_and_twice_changes_nothing(tmp_path):
     out = tmp_path / "mine.json"
     proc = run_laugh(["progress", "export", str(out), "--name", "Ann"], "", home)
     assert proc.returncode == 0, proc.stderr
-    assert re.fullmatch(rf"Exported 2 answers and 0 lessons, rating \d+\? to "
-                        rf"{re.escape(str(out))}\n", proc.stdout)
+    assert re.fullmatch(
+        rf"Exported 2 answers and 0 lessons, rating \d+\? to "
+        rf"{re.escape(str(out))}\n",
+        proc.stdout,
+    )
     assert json.loads(out.read_text())["learner"] == "Ann"
     proc = run_laugh(["progress", "import", str(out)], "", other)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(f"Imported {out}: 2 answers added, 0 already here; 0 lessons "
-                                  "merged; rating ")
+    assert proc.stdout.startswith(
+        f"Imported {out}: 2 answers added, 0 already here; 0 lessons merged; rating "
+    )
     with store(home) as a, store(other) as b:
         assert [x.uid for x in a.answers()] == [x.uid for x in b.answers()]
         assert a.learner_rating().rating == pytest.approx(b.learner_rating().rating)
@@ -228,12 +240,17 @@ def test_progress_export_import_round_trip_and_twice_changes_nothing(tmp_path):
     assert len(before) > 0
 
 
-@pytest.mark.parametrize("content,needle", [
-    ("not json at all", "not a progress export (not JSON"),
-    ('{"format": "laugh-and-lie-down/progress@1", "answers": [{"uid": 3}]}',
-     "damaged, nothing taken from it (answers[0].uid: must be text)"),
-    (None, "cannot be read (No such file or directory)"),
-])
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("not json at all", "not a progress export (not JSON"),
+        (
+            '{"format": "laugh-and-lie-down/progress@1", "answers": [{"uid": 3}]}',
+            "damaged, nothing taken from it (answers[0].uid: must be text)",
+        ),
+        (None, "cannot be read (No such file or directory)"),
+    ],
+)
 def test_a_bad_export_is_one_line_and_changes_nothing(tmp_path, content, needle):
     home = tmp_path / "home"
     run_laugh(["puzzle", "count", "--seed", "4"], "show\n", home)
@@ -256,10 +273,25 @@ def test_class_report_from_several_exports_with_a_bad_one(tmp_path):
     bad = tmp_path / "carol.json"
     bad.write_text('{"format": "laugh-and-lie-down/progress@1", "answers": "lots"}')
     html, csv_out = tmp_path / "class.html", tmp_path / "class.csv"
-    proc = run_laugh(["class", "report", str(FIXTURE), str(bob), str(bad), "--html", str(html),
-                      "--csv", str(csv_out)], "", tmp_path)
+    proc = run_laugh(
+        [
+            "class",
+            "report",
+            str(FIXTURE),
+            str(bob),
+            str(bad),
+            "--html",
+            str(html),
+            "--csv",
+            str(csv_out),
+        ],
+        "",
+        tmp_path,
+    )
     assert proc.returncode == 1
-    assert proc.stderr == f"laugh: {bad}: damaged, nothing taken from it (answers: must be a list)\n"
+    assert (
+        proc.stderr == f"laugh: {bad}: damaged, nothing taken from it (answers: must be a list)\n"
+    )
     out = proc.stdout
     assert out.startswith("Class report: 2 learners")
     assert "By theme: share right, right/answered" in out and "Counting the cards" in out
@@ -296,10 +328,11 @@ def test_exporting_a_damaged_progress_file_exports_nothing(tmp_path):
 def test_the_rating_chart_draws_the_latest_history_between_its_labels():
     from tutor.app.views import rating_chart
     from tutor.teaching.progress import RatingPoint
+
     points = [RatingPoint(T0 + i, 1500 + 40 * i, 100) for i in range(100)]
     chart = rating_chart(points, width=30, height=4).plain.splitlines()
     rows, axis, caption = chart[:4], chart[4], chart[5]
-    assert rows[0].startswith("5460 │") and rows[3].startswith("4540 │")   # the last 24 shown
+    assert rows[0].startswith("5460 │") and rows[3].startswith("4540 │")  # the last 24 shown
     assert all(len(r) == 6 + 24 for r in rows)
     assert rows[3][6] == "▁" and rows[0][-1] == "█" and rows[0][6] == " "  # lowest, highest
     assert axis.endswith("└" + "─" * 24) and "the last 24 rated answers" in caption
@@ -313,15 +346,23 @@ def test_a_rating_is_marked_provisional_until_its_deviation_falls(tmp_path):
     was provisional.  "?" (lichess's mark) shows while the deviation is above 110, everywhere
     a rating is shown, and goes once enough answers have come in."""
     from tutor.teaching.ratings import PROVISIONAL_RD, shown_rating
+
     assert shown_rating(1181.4, 290) == "1181?" and shown_rating(1532.6, 90) == "1533"
     assert shown_rating(1500, PROVISIONAL_RD) == "1500"
     with store(tmp_path) as s:
         for i in range(30):
-            s.record_answer(f"settlement.parlett.5.{i}", "settlement", ["stakes"], i % 3 != 0,
-                            6.0, difficulty=3, at=T0 + i)
+            s.record_answer(
+                f"settlement.parlett.5.{i}",
+                "settlement",
+                ["stakes"],
+                i % 3 != 0,
+                6.0,
+                difficulty=3,
+                at=T0 + i,
+            )
         assert s.learner_rating().rd < PROVISIONAL_RD
     out = run_laugh(["stats"], "", tmp_path).stdout
-    assert re.search(r"^Rating \d+  deviation", out, re.M)        # settled: no "?"
+    assert re.search(r"^Rating \d+  deviation", out, re.M)  # settled: no "?"
     assert "provisional" not in out
 
 
@@ -331,6 +372,7 @@ def test_export_through_a_link_or_a_fifo_writes_through_it(tmp_path):
     import os
     import stat
     import threading
+
     home = tmp_path / "home"
     run_laugh(["puzzle", "count", "--seed", "4"], "show\n", home)
     target = tmp_path / "tgt.json"
@@ -350,5 +392,5 @@ def test_export_through_a_link_or_a_fifo_writes_through_it(tmp_path):
     assert proc.returncode == 0 and stat.S_ISFIFO(fifo.stat().st_mode)
     assert json.loads(got[0])["answers"]
     proc = run_laugh(["progress", "export", str(tmp_path)], "", home)
-    assert proc.returncode == 1          # checked before the store is read (issue 23 item 12)
+    assert proc.returncode == 1  # checked before the store is read (issue 23 item 12)
     assert proc.stderr == f"laugh: cannot write {tmp_path}: it is a folder; give a file name\n"

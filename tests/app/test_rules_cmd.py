@@ -13,8 +13,15 @@ from rich.console import Console
 from tutor.app import cli
 from tutor.engine import data, sources
 
-RULESET_IDS = ["du-coeur", "inter-livery-2018", "parlett", "parlett-13", "parlett-tournament",
-               "porges", "wolffauer"]
+RULESET_IDS = [
+    "du-coeur",
+    "inter-livery-2018",
+    "parlett",
+    "parlett-13",
+    "parlett-tournament",
+    "porges",
+    "wolffauer",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +112,11 @@ def test_rules_json(capsys):
     assert sorted(by_id) == RULESET_IDS
     porges = by_id["porges"]
     assert porges["counts"]["4"]["breakeven"] == {
-        **porges["counts"]["4"]["breakeven"], "value": 10, "status": "chosen", "source_value": 8}
+        **porges["counts"]["4"]["breakeven"],
+        "value": 10,
+        "status": "chosen",
+        "source_value": 8,
+    }
     assert porges["parameters"]["captures"]["value"] == ["one_for_one", "one_for_three"]
     quote = porges["parameters"]["bonus_to"]["quotes"][0]
     assert quote["text"] == "Whoever matched the last pair of the game wins 5 from the pot."
@@ -150,7 +161,7 @@ def test_sources_lists_citations_quotations_and_the_timeline(capsys):
     assert 'Justin du Coeur, "Game Report: Laugh and Lie Down"' in flat
     assert "deal-eight" in flat and "After Willughby, c.1665 > Cards and deal" in flat
     heading = "The game on record, 1522 to c. 1825"
-    timeline = flat[flat.index(heading) + len(heading):]
+    timeline = flat[flat.index(heading) + len(heading) :]
     order = [timeline.index(y) for y in ("1522", "1591", "1594", "1634", "c. 1825")]
     assert order == sorted(order)
     assert "Why not to Court" in timeline and "Calabrache" in timeline
@@ -170,26 +181,31 @@ def test_sources_check(capsys):
     code, out, err = run(capsys, "sources", "check")
     assert code == 0, out + err
     *findings, summary = out.strip().splitlines()
-    assert summary.startswith("OK: all ") and " quotations of 6 sources verified verbatim" in summary
+    assert (
+        summary.startswith("OK: all ") and " quotations of 6 sources verified verbatim" in summary
+    )
     assert summary.endswith("; 1 stands in more than one source text")
     # Inter-Livery's sheet has Parlett's sentence word for word: a finding, one line.
     assert len(findings) == 1 and re.fullmatch(
         r"sources/inter-livery-2018\.yaml:\d+: quotations\.pair-for-pair: "
         r"inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
-        r"inter-livery-2018-rules\.md, parlett-historic-card-games\.txt", findings[0]), findings
+        r"inter-livery-2018-rules\.md, parlett-historic-card-games\.txt",
+        findings[0],
+    ), findings
 
 
-def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp_path,
-                                                                      monkeypatch):
+def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp_path, monkeypatch):
     import shutil
 
     from tutor.app import source_pages
+
     own = tmp_path / "sources"
     shutil.copytree(data.data_dir("sources"), own, ignore=shutil.ignore_patterns("texts"))
     path = own / "willughby.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("    in: parlett-historic-card-games.txt\n", "", 1),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace("    in: parlett-historic-card-games.txt\n", "", 1), encoding="utf-8"
+    )
     line = text.splitlines().index("  no-other-game:") + 1
 
     def data_dir(name):
@@ -204,11 +220,14 @@ def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp
         monkeypatch.undo()
         sources.clear_cache()
     assert code == 1
-    assert (f"{sources.display_path(path)}:{line}: quotations.no-other-game: "
-            "willughby:no-other-game cited, not checked (no text)") in out.splitlines()
+    assert (
+        f"{sources.display_path(path)}:{line}: quotations.no-other-game: "
+        "willughby:no-other-game cited, not checked (no text)"
+    ) in out.splitlines()
     total = sum(len(s.quotations) for s in sources.load_library().sources.values())
-    assert err.strip() == (f"laugh: of {total} quotations, 1 of the project's own have no text "
-                           "to be checked against")
+    assert err.strip() == (
+        f"laugh: of {total} quotations, 1 of the project's own have no text to be checked against"
+    )
 
 
 def test_a_teachers_quotation_without_a_text_is_listed_not_verified(capsys, tmp_path):
@@ -218,15 +237,18 @@ def test_a_teachers_quotation_without_a_text_is_listed_not_verified(capsys, tmp_
         "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
         "text: null\nsummary: Our rules.\n"
         "quotations:\n  deal:\n    text: We deal eleven cards each.\n    where: Deal\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     try:
         code, out, _ = run(capsys, "sources", "check", "--sources", str(extra))
     finally:
         sources.set_extra_dirs(())
     assert code == 0
     lines = out.strip().splitlines()
-    assert f"{sources.display_path(extra / 'club.yaml')}:7: quotations.deal: club:deal cited, not checked " \
-           "(no text)" in lines
+    assert (
+        f"{sources.display_path(extra / 'club.yaml')}:7: quotations.deal: club:deal cited, not checked "
+        "(no text)" in lines
+    )
     own = sum(len(s.quotations) for s in sources.load_library().sources.values())
     assert lines[-1].startswith(f"OK: {own} of {own + 1} quotations of 7 sources verified verbatim")
     assert "; 1 cited, not checked (no text);" in lines[-1]
@@ -248,7 +270,8 @@ def test_sources_check_fails_on_a_wrong_quotation(capsys, tmp_path):
         "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
         "text: club.txt\nsummary: Our rules.\n"
         "quotations:\n  deal:\n    text: We deal eleven cards each.\n    where: Deal\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "sources", "check", "--sources", str(extra))
     lines = [line for line in out.splitlines() if "club:deal" in line]
     assert code == 1 and len(lines) == 1
@@ -276,6 +299,7 @@ def test_sources_json(capsys):
 
 def test_rules_parameters_lists_every_parameter_with_its_values(capsys):
     from tutor.engine.parameters import PARAMETERS
+
     code, out, _ = run(capsys, "rules", "--parameters")
     assert code == 0
     for name in PARAMETERS:
@@ -290,8 +314,9 @@ def test_sources_new_writes_a_template_that_loads(capsys, tmp_path, monkeypatch)
     code, out, _ = run(capsys, "sources", "new", "tuesday-club")
     assert code == 0 and (tmp_path / "tuesday-club.yaml").is_file()
     try:
-        code, out, _ = run(capsys, "--sources", str(tmp_path / "tuesday-club.yaml"), "rules",
-                           "tuesday-club")
+        code, out, _ = run(
+            capsys, "--sources", str(tmp_path / "tuesday-club.yaml"), "rules", "tuesday-club"
+        )
     finally:
         sources.set_extra_dirs(())
     assert code == 0 and "tuesday-club" in out
@@ -325,12 +350,16 @@ def _club(tmp_path, quote: str, text: str | None):
         "    last_in_plays_on: {value: false, status: chosen, note: x}\n"
         "    leftovers_to: {value: dealer, status: chosen, note: x}\n"
         "    scoring: {value: stakes, status: chosen, note: x}\n"
-        "    oversights: {value: [], status: chosen, note: x}\n", encoding="utf-8")
+        "    oversights: {value: [], status: chosen, note: x}\n",
+        encoding="utf-8",
+    )
     return extra
 
 
-@pytest.mark.parametrize("command", [["rules", "club"], ["simulate", "--ruleset", "club",
-                                                          "--players", "4", "--deals", "2"]])
+@pytest.mark.parametrize(
+    "command",
+    [["rules", "club"], ["simulate", "--ruleset", "club", "--players", "4", "--deals", "2"]],
+)
 def test_a_made_up_quotation_is_refused_by_every_command(capsys, tmp_path, command):
     extra = _club(tmp_path, "We deal ten cards each.", "Our rule: we deal eleven cards each.")
     try:
@@ -362,8 +391,11 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
     from tutor.app.io import ScriptedIO
     from tutor.engine.sources import default_library
     from tutor.teaching.lessons import find_lesson, load_lesson
-    assert parameter_value(default_library(), "porges", "first_dealer", None) == \
-        ("players choose", "chosen")
+
+    assert parameter_value(default_library(), "porges", "first_dealer", None) == (
+        "players choose",
+        "chosen",
+    )
     c = Console(file=_io.StringIO(), width=40, color_system=None)
     ctx = Context(ScriptedIO([], c), Glyphs())
     for key in ("the-deal", "sources-compared"):
@@ -371,7 +403,7 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
             c.print(render_block(b, ctx, 40))
     out = c.file.getvalue()
     assert re.search(r"The games\.porg\.es +players choose", out) and "chosen (chosen)" not in out
-    assert "porges" not in out.replace("games.porg.es", "")      # its name, never its id
+    assert "porges" not in out.replace("games.porg.es", "")  # its name, never its id
 
 
 def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library):
@@ -379,6 +411,7 @@ def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library
     timeline and the quiz's hints keep to the same words as the lessons (issue 9)."""
     from tutor.app.source_pages import sources_view
     from tutor.puzzles.model import definition
+
     summaries = " ".join(s.summary for s in library.sources.values())
     works = " ".join(r.title for r in library.records.values())
     hints = str(definition("source-quiz"))
@@ -390,7 +423,7 @@ def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library
     for renderable in sources_view(library, None):
         con.print(renderable)
     shown = con.file.getvalue()
-    assert "Francis Willughby’s Book of Games." in shown          # <cite> rendered, not shown
+    assert "Francis Willughby’s Book of Games." in shown  # <cite> rendered, not shown
     assert "<cite>" not in shown and "**" not in shown and "<b>" not in shown
 
 

@@ -43,8 +43,15 @@ COMMANDS = {
     "puzzles-list": ["puzzles", "list"],
     "puzzles-export": ["puzzles", "export", "--kind", "count", "--count", "2"],
     "play": ["play", "--seed", "1", "--no-save"],
-    "match": ["match", "--ruleset", "inter-livery-2018", "--seed", "1",
-              "--sheet", "{home}/sheet.html"],
+    "match": [
+        "match",
+        "--ruleset",
+        "inter-livery-2018",
+        "--seed",
+        "1",
+        "--sheet",
+        "{home}/sheet.html",
+    ],
     "drill-oversights": ["drill", "oversights", "--seed", "1", "--positions", "1", "--no-save"],
     "drill-count": ["drill", "count", "--rounds", "1", "--seed", "1", "--no-save"],
     "drill-settle": ["drill", "settle", "--rounds", "1", "--seed", "1", "--no-save"],
@@ -57,8 +64,14 @@ COMMANDS = {
     "simulate": ["simulate", "--deals", "3"],
     "simulate-json": ["simulate", "--deals", "3", "--json"],
     "records": ["records", "check", "tests/data/examples/parlett-5-clean.json"],
-    "analyse": ["analyse", "tests/data/examples/parlett-5-clean.json", "--seat", "0",
-                "--samples", "16"],
+    "analyse": [
+        "analyse",
+        "tests/data/examples/parlett-5-clean.json",
+        "--seat",
+        "0",
+        "--samples",
+        "16",
+    ],
     "odds": ["odds"],
     "stats": ["stats"],
     "progress-export": ["progress", "export", "{home}/progress.json"],
@@ -67,9 +80,25 @@ COMMANDS = {
     "class-pack": ["class", "pack", "--seed", "2", "--out", "{home}/pack.md"],
     "puzzles-themes": ["puzzles", "themes"],
     "worksheet": ["worksheet", "1", "--out", "{home}/sheet.md"],
-    "table-serve": ["table", "serve", "--port", "0", "--players", "3", "--deals", "1",
-                    "--pace", "0", "--start", "0", "--seed", "1", "--exit-when-done",
-                    "--dir", "{home}/srv"],
+    "table-serve": [
+        "table",
+        "serve",
+        "--port",
+        "0",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--pace",
+        "0",
+        "--start",
+        "0",
+        "--seed",
+        "1",
+        "--exit-when-done",
+        "--dir",
+        "{home}/srv",
+    ],
     "table-join": ["table", "join", "ws://127.0.0.1:9", "CODE2345", "--name", "Ann"],
     "table-watch": ["table", "watch", "ws://127.0.0.1:9", "--admin", "CODE2345", "--once"],
     "table-admin": ["table", "admin", "ws://127.0.0.1:9", "start", "--admin", "CODE2345"],
@@ -78,21 +107,31 @@ COMMANDS = {
 }
 #: Runs that fail whatever the streams, with the one line they say (nothing listens on port 9
 #: of this machine, so a player or organiser cannot reach a server there).
-FAILING = {"table-join": "laugh: cannot reach ws://127.0.0.1:9",
-           "table-watch": "laugh: cannot reach ws://127.0.0.1:9",
-           "table-admin": "laugh: cannot reach ws://127.0.0.1:9",
-           # a documentation address (TEST-NET-3), never this machine's: a server cannot listen
-           "web": "laugh: cannot listen on 203.0.113.9:0",
-           "class-serve": "laugh: cannot listen on 203.0.113.9:0"}
+FAILING = {
+    "table-join": "laugh: cannot reach ws://127.0.0.1:9",
+    "table-watch": "laugh: cannot reach ws://127.0.0.1:9",
+    "table-admin": "laugh: cannot reach ws://127.0.0.1:9",
+    # a documentation address (TEST-NET-3), never this machine's: a server cannot listen
+    "web": "laugh: cannot listen on 203.0.113.9:0",
+    "class-serve": "laugh: cannot listen on 203.0.113.9:0",
+}
 
 #: Exit statuses (README, "Commands"; ``laugh --help``).
 OK, FAILED = 0, 1
 
 #: The stream conditions: how the process is started, and the status it must end with.
-CONDITIONS = ("stdin-closed", "stdout-closed", "stdout-full", "ascii", "term-dumb", "columns-0",
-              "columns-20", "closed-pipe")
+CONDITIONS = (
+    "stdin-closed",
+    "stdout-closed",
+    "stdout-full",
+    "ascii",
+    "term-dumb",
+    "columns-0",
+    "columns-20",
+    "closed-pipe",
+)
 
-TYPED = "7♥\n"      # what the learner types where input is read (a card in symbols)
+TYPED = "7♥\n"  # what the learner types where input is read (a card in symbols)
 
 
 @dataclass
@@ -103,9 +142,14 @@ class Run:
 
 
 def _env(home: str, condition: str) -> dict[str, str]:
-    env = dict(os.environ, LAUGH_HOME=home, COLUMNS="80", LINES="24",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYTHONIOENCODING="utf-8")
+    env = dict(
+        os.environ,
+        LAUGH_HOME=home,
+        COLUMNS="80",
+        LINES="24",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        PYTHONIOENCODING="utf-8",
+    )
     env.pop("NO_COLOR", None)
     if condition == "ascii":
         env["PYTHONIOENCODING"] = "ascii"
@@ -122,31 +166,55 @@ def _env(home: str, condition: str) -> dict[str, str]:
 def runs(request, tmp_path_factory):
     """Every selected (command, condition) run, each its own process forked from one that has
     imported the tutor already (``stream_zygote.py``), run side by side."""
-    wanted = sorted({(item.callspec.params["command"], item.callspec.params["condition"])
-                     for item in request.session.items
-                     if item.module is request.module and hasattr(item, "callspec")
-                     and "condition" in item.callspec.params})
+    wanted = sorted(
+        {
+            (item.callspec.params["command"], item.callspec.params["condition"])
+            for item in request.session.items
+            if item.module is request.module
+            and hasattr(item, "callspec")
+            and "condition" in item.callspec.params
+        }
+    )
     requests = []
     for n, (command, condition) in enumerate(wanted):
         home = str(tmp_path_factory.mktemp(f"{command}-{condition}"))
-        requests.append({"id": n, "condition": condition, "home": home,
-                         "argv": [a.replace("{home}", home) for a in COMMANDS[command]],
-                         "env": _env(home, condition),
-                         "typed": TYPED if condition in ("ascii", "term-dumb") else None})
+        requests.append(
+            {
+                "id": n,
+                "condition": condition,
+                "home": home,
+                "argv": [a.replace("{home}", home) for a in COMMANDS[command]],
+                "env": _env(home, condition),
+                "typed": TYPED if condition in ("ascii", "term-dumb") else None,
+            }
+        )
     from tutor.teaching.lessons import _course_checks  # the suite's draws (tests/conftest.py)
-    zygote = subprocess.run([sys.executable, str(ROOT / "tests" / "app" / "stream_zygote.py"),
-                             "--serve-draws", str(_course_checks.SERVE_DRAWS)],
-                            input="".join(json.dumps(r) + "\n" for r in requests), text=True,
-                            capture_output=True, env=_env(str(tmp_path_factory.mktemp("z")), ""),
-                            cwd=str(ROOT), timeout=600)
+
+    zygote = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tests" / "app" / "stream_zygote.py"),
+            "--serve-draws",
+            str(_course_checks.SERVE_DRAWS),
+        ],
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        text=True,
+        capture_output=True,
+        env=_env(str(tmp_path_factory.mktemp("z")), ""),
+        cwd=str(ROOT),
+        timeout=600,
+    )
     assert zygote.returncode == 0, zygote.stderr
     statuses = {r["id"]: r["status"] for r in map(json.loads, zygote.stdout.splitlines())}
     out = {}
     for req, case in zip(requests, wanted):
         path = Path(req["home"])
         stdout = path / "stdout"
-        out[case] = Run(statuses[req["id"]], stdout.read_bytes() if stdout.exists() else b"",
-                        (path / "stderr").read_text(encoding="utf-8", errors="replace"))
+        out[case] = Run(
+            statuses[req["id"]],
+            stdout.read_bytes() if stdout.exists() else b"",
+            (path / "stderr").read_text(encoding="utf-8", errors="replace"),
+        )
     return out
 
 
@@ -179,15 +247,18 @@ def test_every_subcommand_is_covered(capsys):
 def _stream_cases() -> list:
     """Every (command, condition) pair, 296 runs, in the default run: forked from the warm
     ``stream_zygote.py``, about 15 s of processor time in all (each run some 0.05 s)."""
-    return [pytest.param(command, condition, id=f"{command}-{condition}")
-            for command in sorted(COMMANDS) for condition in CONDITIONS]
+    return [
+        pytest.param(command, condition, id=f"{command}-{condition}")
+        for command in sorted(COMMANDS)
+        for condition in CONDITIONS
+    ]
 
 
 @pytest.mark.parametrize(("command", "condition"), _stream_cases())
 def test_streams(runs, command, condition):
     run = runs[(command, condition)]
     assert "Traceback" not in run.stderr and "Exception ignored" not in run.stderr, run.stderr
-    if command in FAILING:          # nothing is written before the failure: it is said alone
+    if command in FAILING:  # nothing is written before the failure: it is said alone
         assert run.status == FAILED, run.stderr
         assert run.stderr.splitlines()[-1].startswith(FAILING[command]), run.stderr
         return
@@ -198,7 +269,7 @@ def test_streams(runs, command, condition):
         return
     assert run.status == OK, run.stderr
     if condition == "closed-pipe":
-        assert run.stderr == ""            # quietly
+        assert run.stderr == ""  # quietly
         return
     assert run.stdout.strip(), "nothing was shown"
     if condition == "ascii":
@@ -222,17 +293,33 @@ EXAMPLES = {
     "stdin closed, puzzle": ("laugh puzzle count <&-", OK, "Your answer", None),
     "stdin closed, drill": ("laugh drill settle --rounds 1 --no-save <&-", OK, "", None),
     "stdin closed, play": ("laugh play --no-save <&-", OK, "", None),
-    "stdout closed": ("laugh </dev/null >&-", FAILED, None,
-                      "laugh: cannot write to standard output: it is closed"),
-    "full disk, rules": ("laugh rules parlett > /dev/full", FAILED, None,
-                         "laugh: cannot write to standard output: no space left on device"),
-    "full disk, simulate": ("laugh simulate --json > /dev/full", FAILED, None,
-                            "laugh: cannot write to standard output: no space left on device"),
+    "stdout closed": (
+        "laugh </dev/null >&-",
+        FAILED,
+        None,
+        "laugh: cannot write to standard output: it is closed",
+    ),
+    "full disk, rules": (
+        "laugh rules parlett > /dev/full",
+        FAILED,
+        None,
+        "laugh: cannot write to standard output: no space left on device",
+    ),
+    "full disk, simulate": (
+        "laugh simulate --json > /dev/full",
+        FAILED,
+        None,
+        "laugh: cannot write to standard output: no space left on device",
+    ),
     "ascii, sources": ("PYTHONIOENCODING=ascii laugh sources porges", OK, "porges  (", None),
     "ascii, compare": ("PYTHONIOENCODING=ascii laugh rules --compare", OK, "first dealer", None),
     "ascii, lesson": ("PYTHONIOENCODING=ascii laugh lesson 2 </dev/null", OK, "2C 7H 7S", None),
-    "ascii, typed 7♥": ("printf '7\\342\\231\\245\\n' | PYTHONIOENCODING=ascii laugh puzzle count "
-                        "--seed 1", OK, "Your answer (hint, answer, quit): 7H", None),
+    "ascii, typed 7♥": (
+        "printf '7\\342\\231\\245\\n' | PYTHONIOENCODING=ascii laugh puzzle count --seed 1",
+        OK,
+        "Your answer (hint, answer, quit): 7H",
+        None,
+    ),
     "closed pipe": ("laugh rules parlett | head -c 100 >/dev/null", OK, None, None),
     "COLUMNS=0": ("COLUMNS=0 laugh </dev/null", OK, "Course", None),
 }
@@ -242,15 +329,27 @@ EXAMPLES = {
 def examples(request, tmp_path_factory):
     """The selected examples, run side by side in real shells."""
     from concurrent.futures import ThreadPoolExecutor
-    wanted = sorted({item.callspec.params["example"] for item in request.session.items
-                     if item.module is request.module and hasattr(item, "callspec")
-                     and "example" in item.callspec.params})
+
+    wanted = sorted(
+        {
+            item.callspec.params["example"]
+            for item in request.session.items
+            if item.module is request.module
+            and hasattr(item, "callspec")
+            and "example" in item.callspec.params
+        }
+    )
     laugh = f'laugh() {{ "{sys.executable}" -m tutor "$@"; }}; set -o pipefail; '
 
     def run(name: str) -> Run:
         home = str(tmp_path_factory.mktemp("example"))
-        proc = subprocess.run(["bash", "-c", laugh + EXAMPLES[name][0]], capture_output=True,
-                              env=_env(home, ""), cwd=str(ROOT), timeout=120)
+        proc = subprocess.run(
+            ["bash", "-c", laugh + EXAMPLES[name][0]],
+            capture_output=True,
+            env=_env(home, ""),
+            cwd=str(ROOT),
+            timeout=120,
+        )
         return Run(proc.returncode, proc.stdout, proc.stderr.decode("utf-8", "replace"))
 
     with ThreadPoolExecutor(max_workers=3) as pool:

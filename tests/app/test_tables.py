@@ -63,7 +63,7 @@ class Driver:
         self.people = people
         self.think = think
         self.now = 0.0
-        self.sent: list[tuple] = []          # (target, message, hidden cards per seat then)
+        self.sent: list[tuple] = []  # (target, message, hidden cards per seat then)
 
     def drain(self):
         d = self.t.deal
@@ -75,7 +75,7 @@ class Driver:
                     self.sent.append((s, {"type": "state", "obs": obs.to_json()}, hidden[s]))
                 continue
             hidden = {s: hidden_cards(d, s) for s in list(self.people) + [None]} if d else {}
-            for s in ([target] if isinstance(target, int) else list(self.people) + [None]):
+            for s in [target] if isinstance(target, int) else list(self.people) + [None]:
                 if target == PUBLIC and s is not None:
                     continue
                 self.sent.append((s, m, hidden.get(s, frozenset())))
@@ -111,8 +111,12 @@ class Driver:
 
 
 def _joined(rulesets, people=("Ann", "Bob"), **kw):
-    t = Table(1, "ABCD2345", _settings(rulesets, **kw), token=iter(
-        [f"tok{k}" for k in range(100)]).__next__)
+    t = Table(
+        1,
+        "ABCD2345",
+        _settings(rulesets, **kw),
+        token=iter([f"tok{k}" for k in range(100)]).__next__,
+    )
     seats = {}
     for name in people:
         seats[t.join(name, None, 0.0).seat] = name
@@ -128,10 +132,11 @@ def test_a_match_with_people_and_computer_players_is_refereed_to_the_end(ruleset
     names = t.names
     assert sorted(n for n in names if "(computer)" not in n) == ["Ann", "Bob"]
     kinds = [m["type"] for _, m, _ in drv.sent]
-    assert kinds.count("deal_over") == 3 * 3      # each person's with their review, and public
+    assert kinds.count("deal_over") == 3 * 3  # each person's with their review, and public
     reviews = [m for s, m, _ in drv.sent if m["type"] == "deal_over" and "review" in m]
-    assert len(reviews) == 6 and all(s in drv.people for s, m, _ in drv.sent
-                                     if m["type"] == "deal_over" and "review" in m)
+    assert len(reviews) == 6 and all(
+        s in drv.people for s, m, _ in drv.sent if m["type"] == "deal_over" and "review" in m
+    )
     over = [m for s, m, _ in drv.sent if m["type"] == "match_over" and "scores" in m]
     assert len(over) == 2 and all(len(m["scores"]) == 3 for m in over)
 
@@ -168,8 +173,9 @@ def test_an_observation_holds_no_claim_and_no_other_hand(rulesets):
 def _open_oversight(rulesets, people=("Ann", "Bob"), lv="beginner", **kw):
     """A table (seed searched) where an oversight is open that some person may claim."""
     for seed in range(1, 60):
-        t, drv = _joined(rulesets, people=people, lv=lv, seed=seed, players=5, rid="porges",
-                         deals=1, **kw)
+        t, drv = _joined(
+            rulesets, people=people, lv=lv, seed=seed, players=5, rid="porges", deals=1, **kw
+        )
         while not t.over and drv.step():
             if t.playing:
                 for w in t.watch.open.values():
@@ -183,8 +189,11 @@ def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
     t, drv, w, takers = _open_oversight(rulesets)
     q = takers[0]
     ov = w.oversight
-    wrong = next(r for r in ("kings", "queens", "twos") if
-                 {"kings": 12, "queens": 11, "twos": 1}[r] != ov.rank)
+    wrong = next(
+        r
+        for r in ("kings", "queens", "twos")
+        if {"kings": 12, "queens": 11, "twos": 1}[r] != ov.rank
+    )
     t.claim(q, _msg("claim", text=wrong, seq=1), drv.now)
     replies = [m for s, m in t.outbox if s == q and m["type"] == "reply"]
     assert replies[-1]["text"] == FALSE_CLAIM_TEXT and not replies[-1]["ok"]
@@ -205,7 +214,7 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
     ov = w.oversight
     rivals = w.rivals()
     first = rivals[0][1] if rivals else 10.0
-    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    cards = " ".join(code(c) for c in ov.cards[: ov.take])
     # the claim arrives before any computer player's: it takes the cards
     at = w.opened_at + first / 2
     t.claim(q, _msg("claim", text=cards, seq=5), at)
@@ -233,7 +242,7 @@ def test_a_claim_race_between_two_people_is_logged_with_both_names_and_the_margi
     ov = w.oversight
     rivals = w.rivals()
     soon = min([rivals[0][1]] if rivals else [10.0]) / 4
-    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    cards = " ".join(code(c) for c in ov.cards[: ov.take])
     t.outbox.clear()
     t.claim(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
     t.claim(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
@@ -248,9 +257,10 @@ def test_a_claim_race_between_two_people_is_logged_with_both_names_and_the_margi
     assert names[second] in text and names[first] in text and "13 ms after" in text, text
     assert race[0]["winner"] == first and race[0]["margin"] == pytest.approx(12.5)
     assert any(names[second] in x and names[first] in x and "13 ms after" in x for x in said)
-    assert any(m["seat"] == first for m in logged)      # the winner's line, as before
+    assert any(m["seat"] == first for m in logged)  # the winner's line, as before
     # the organiser's view reads it as the server sends it
     from tutor.app.tables.messages import Log
+
     assert Log.model_validate({**race[0], "v": 1}).margin == pytest.approx(12.5)
 
 
@@ -261,7 +271,7 @@ def test_a_claim_after_the_computer_players_reaction_comes_too_late(rulesets):
         pytest.skip("no computer player was to claim this one")
     q = takers[0]
     ov = w.oversight
-    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    cards = " ".join(code(c) for c in ov.cards[: ov.take])
     t.claim(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
     reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
     assert reply["text"].startswith("Too late")
@@ -277,13 +287,30 @@ def test_an_action_for_another_seat_is_refused_and_changes_nothing(rulesets):
     legal = t.deal.legal_actions()
     forged = legal[0]._replace(player=other) if legal[0].player != other else legal[0]
     with pytest.raises(P.Refused, match=f"you sit at seat {me}"):
-        t.act(me, P.read_client(json.dumps({"v": 1, "type": "act",
-                                               "action": action_to_json(forged)})), drv.now)
+        t.act(
+            me,
+            P.read_client(json.dumps({"v": 1, "type": "act", "action": action_to_json(forged)})),
+            drv.now,
+        )
     with pytest.raises(P.Refused):
-        t.claim(me, P.read_client(json.dumps(
-            {"v": 1, "type": "claim", "action": {"player": other, "action": "claim",
-                                                 "oversight": "split_prial",
-                                                 "cards": ["7H", "7S"]}})), drv.now)
+        t.claim(
+            me,
+            P.read_client(
+                json.dumps(
+                    {
+                        "v": 1,
+                        "type": "claim",
+                        "action": {
+                            "player": other,
+                            "action": "claim",
+                            "oversight": "split_prial",
+                            "cards": ["7H", "7S"],
+                        },
+                    }
+                )
+            ),
+            drv.now,
+        )
     assert len(t.deal.history) == before
 
 
@@ -296,7 +323,7 @@ def test_an_absent_players_turn_waits_then_a_computer_player_moves_for_them(rule
     assert t.next_wake() == pytest.approx(since + 5.0)
     n = len(t.deal.history)
     t.tick(since + 4.9)
-    assert len(t.deal.history) == n                 # still waiting
+    assert len(t.deal.history) == n  # still waiting
     t.tick(since + 5.0)
     assert len(t.deal.history) > n and t.deal.history[n].player == q
     said = [m["text"] for _, m in t.outbox if m["type"] == "say"]
@@ -319,7 +346,7 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
     drv = Driver(t, {a.seat: "Ann"})
     drv.run(lambda: t.playing)
     late = t.join("Cat", None, drv.now)
-    assert not late.now and t.seats[late.seat].name is None     # a computer player plays on
+    assert not late.now and t.seats[late.seat].name is None  # a computer player plays on
     assert not t.seated(late.seat, "Cat")
     drv.people[late.seat] = "Cat"
     drv.run(lambda: len(t.match.deals) == 1 and t.playing)
@@ -332,17 +359,28 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
 
 
 def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets):
-    st = [Settings(rulesets["inter-livery-2018"], 5, level("club"), pace=p, gap=0.5, seed=4,
-                   start=0.0, wait=0.2) for p in (0.1, 0.4)]
+    st = [
+        Settings(
+            rulesets["inter-livery-2018"],
+            5,
+            level("club"),
+            pace=p,
+            gap=0.5,
+            seed=4,
+            start=0.0,
+            wait=0.2,
+        )
+        for p in (0.1, 0.4)
+    ]
     tables = [Table(1, "AAAA", st[0]), Table(2, "BBBB", st[1])]
     tour = Tournament(tables)
-    people = {}                 # two people a table, drawn a seat, then away (a bot moves)
+    people = {}  # two people a table, drawn a seat, then away (a bot moves)
     for tb in tables:
         for name in ("Ann", "Bob"):
             j = tb.join(name, None, 0.0)
             people[(tb.number, name)] = j.seat
-            tb.seats[j.seat].played = True      # they moved before going (else: squatters,
-            tb.leave(j.seat, 0.0)               # whose seats are free again, issue 41)
+            tb.seats[j.seat].played = True  # they moved before going (else: squatters,
+            tb.leave(j.seat, 0.0)  # whose seats are free again, issue 41)
     published = []
     for tb in tables:
         tb.gate = tour.gate
@@ -351,6 +389,7 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
             msg = tour.finished(tb_)
             if msg:
                 published.append((at, msg))
+
         tb.on_finished = finished
     assert tour.rounds == 2 and tour.per_round == 5
     now = 0.0
@@ -364,16 +403,16 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
         fast, slow = tables
         if len(fast.match.deals) == 5 and len(slow.match.deals) < 5:
             waited = True
-            assert not fast.playing and fast.next_wake() is None      # waits for the round
+            assert not fast.playing and fast.next_wake() is None  # waits for the round
     assert waited
     assert [m["round"] for _, m in published] == [1, 2] and published[-1][1]["final"]
     rows = published[0][1]["rows"]
     assert len(rows) == 10 and {r["table"] for r in rows} == {1, 2}
-    for r in rows:      # round 1 scores: games 2-5 (the first is practice)
+    for r in rows:  # round 1 scores: games 2-5 (the first is practice)
         tb = tables[r["table"] - 1]
         assert r["score"] == sum(d.returns()[r["seat"]] for d in tb.match.deals[1:5])
         assert r["games"] == 4
-    persons = [r["person"] for r in rows]          # the people first, ranked apart
+    persons = [r["person"] for r in rows]  # the people first, ranked apart
     assert persons == sorted(persons, reverse=True) and sum(persons) == 4
     for group in (True, False):
         scores = [r["score"] for r in rows if r["person"] == group]
@@ -383,8 +422,9 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
     for (number, name), seat in people.items():
         tb = tables[number - 1]
         assert tb.names[seat] == name and tb.person(seat)
-        assert {r["seat"] for r in tour.standings() if r["name"] == name
-                and r["table"] == number} == {seat}
+        assert {
+            r["seat"] for r in tour.standings() if r["name"] == name and r["table"] == number
+        } == {seat}
         dealers = [d.dealer for d in tb.match.deals]
         assert len(dealers) == 10
         assert all(b == (a + 1) % 5 for a, b in zip(dealers, dealers[1:]))
@@ -392,24 +432,30 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
 
 # -- the message schema ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("data, says", [
-    (b"\x00\x01", "binary frames"),
-    ("x" * (P.MAX_MESSAGE_BYTES + 1), "message too large"),
-    ("{{{", "not a message: not JSON"),
-    ("[1, 2]", "one JSON object"),
-    ('{"v": 2, "type": "ping"}', "protocol version 2"),
-    ('{"v": 1, "type": "shout"}', "unknown message type"),
-    ('{"v": 1, "type": "ping", "extra": 1}', "has no key 'extra'"),
-    ('{"v": 1, "type": "join", "code": "A", "name": ""}', "name: 1 to 24"),
-    ('{"v": 1, "type": "join", "code": "A", "name": "a\\u001bb"}', "control characters"),
-    ('{"v": 1, "type": "act", "text": "7h", "action": {}}', "one of them"),
-    ('{"v": 1, "type": "act", "action": {"player": 0, "action": "fly"}}', "unknown action"),
-    ('{"v": 1, "type": "claim", "action": {"player": 0, "action": "lie_down", "cards": []}}',
-     "carries a claim"),
-    ('{"v": 1, "type": "act", "text": "7h", "seq": -1}', "seq"),
-    ('{"v": 1, "type": "ping", "seq": 1' + "0" * 40 + "}", "digits"),
-    ("[" * 50 + "]" * 50, "nested too deeply"),
-])
+
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        (b"\x00\x01", "binary frames"),
+        ("x" * (P.MAX_MESSAGE_BYTES + 1), "message too large"),
+        ("{{{", "not a message: not JSON"),
+        ("[1, 2]", "one JSON object"),
+        ('{"v": 2, "type": "ping"}', "protocol version 2"),
+        ('{"v": 1, "type": "shout"}', "unknown message type"),
+        ('{"v": 1, "type": "ping", "extra": 1}', "has no key 'extra'"),
+        ('{"v": 1, "type": "join", "code": "A", "name": ""}', "name: 1 to 24"),
+        ('{"v": 1, "type": "join", "code": "A", "name": "a\\u001bb"}', "control characters"),
+        ('{"v": 1, "type": "act", "text": "7h", "action": {}}', "one of them"),
+        ('{"v": 1, "type": "act", "action": {"player": 0, "action": "fly"}}', "unknown action"),
+        (
+            '{"v": 1, "type": "claim", "action": {"player": 0, "action": "lie_down", "cards": []}}',
+            "carries a claim",
+        ),
+        ('{"v": 1, "type": "act", "text": "7h", "seq": -1}', "seq"),
+        ('{"v": 1, "type": "ping", "seq": 1' + "0" * 40 + "}", "digits"),
+        ("[" * 50 + "]" * 50, "nested too deeply"),
+    ],
+)
 def test_malformed_messages_are_refused_in_one_line(data, says):
     with pytest.raises(P.Refused) as exc:
         P.read_client(data)
@@ -419,8 +465,15 @@ def test_malformed_messages_are_refused_in_one_line(data, says):
 def test_messages_that_are_well_formed_are_read():
     m = P.read_client('{"v": 1, "type": "claim", "text": "nines", "seq": 3}')
     assert (m.type, m.text, m.seq) == ("claim", "nines", 3)
-    m = P.read_client(json.dumps({"v": 1, "type": "act", "action": {
-        "player": 2, "action": "capture", "hand": ["7H"], "table": ["7S"]}}))
+    m = P.read_client(
+        json.dumps(
+            {
+                "v": 1,
+                "type": "act",
+                "action": {"player": 2, "action": "capture", "hand": ["7H"], "table": ["7S"]},
+            }
+        )
+    )
     assert m.action.player == 2 and m.action.kind == "capture"
     m = P.read_client('{"v": 1, "type": "join", "code": "ab cd", "name": "  Ann   Lee "}')
     assert m.name == "Ann Lee"
@@ -436,12 +489,25 @@ def test_a_message_is_one_model_and_a_claim_is_told_from_a_move_once_where_it_is
     import inspect
 
     from tutor.app.tables import table as T
+
     m = P.read_client('{"v": 1, "type": "act", "text": "claim 9s 9d", "seq": 4}')
     assert isinstance(m, P.ClaimMessage) and (m.type, m.text, m.seq) == ("claim", "9s 9d", 4)
     m = P.read_client('{"v": 1, "type": "claim", "text": "c nines", "seq": 5}')
     assert isinstance(m, P.ClaimMessage) and m.text == "nines"
-    m = P.read_client(json.dumps({"v": 1, "type": "act", "action": {
-        "player": 1, "action": "claim", "oversight": "split_prial", "cards": ["7H", "7S"]}}))
+    m = P.read_client(
+        json.dumps(
+            {
+                "v": 1,
+                "type": "act",
+                "action": {
+                    "player": 1,
+                    "action": "claim",
+                    "oversight": "split_prial",
+                    "cards": ["7H", "7S"],
+                },
+            }
+        )
+    )
     assert isinstance(m, P.ClaimMessage) and m.action.kind == "claim" and m.text is None
     m = P.read_client('{"v": 1, "type": "act", "text": "7h 7s", "seq": 6}')
     assert isinstance(m, P.ActMessage) and m.text == "7h 7s"
@@ -459,20 +525,23 @@ def test_one_wording_of_a_claims_outcome_for_practice_and_the_table():
     from tutor.app.play import mistakes, watching
     from tutor.engine import race as R
     from tutor.engine.reasons import Reason, false_claim_words
+
     names = ["Ann", "Ralph", "Anne"]
     why = Reason("no open oversight covers 9s 9d")
-    words = {r: mistakes.claim_words(R.Outcome(0, 1.0, r, reason=why), 0, names)
-             for r in (R.FALSE_CLAIM, R.TOO_LATE, R.UNREAD, R.INCOMPLETE)}
+    words = {
+        r: mistakes.claim_words(R.Outcome(0, 1.0, r, reason=why), 0, names)
+        for r in (R.FALSE_CLAIM, R.TOO_LATE, R.UNREAD, R.INCOMPLETE)
+    }
     assert words[R.FALSE_CLAIM] == false_claim_words(why.words(0, names)) + "."
     assert words[R.TOO_LATE] == f"Too late: {why.words(0, names)}."
     assert words[R.UNREAD] == why.words(0, names) + "."
     assert words[R.INCOMPLETE] == mistakes.NAME_ALL
-    table = mistakes.claim_words(R.Outcome(0, 1.0, R.FALSE_CLAIM, reason=why), 0, names,
-                                 table=True)
-    assert table == FALSE_CLAIM_TEXT and "9s 9d" not in table      # blind: no reason passed on
+    table = mistakes.claim_words(R.Outcome(0, 1.0, R.FALSE_CLAIM, reason=why), 0, names, table=True)
+    assert table == FALSE_CLAIM_TEXT and "9s 9d" not in table  # blind: no reason passed on
     with pytest.raises(ValueError):
         mistakes.claim_words(R.Outcome(0, 1.0, R.HIT), 0, names)
     from tutor.app.tables import table as T
+
     for module in (watching, T):
         source = inspect.getsource(module)
         assert "Too late" not in source and "false_claim_words" not in source
@@ -480,10 +549,10 @@ def test_one_wording_of_a_claims_outcome_for_practice_and_the_table():
 
 def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
     lim = P.RateLimit(rate=20, burst=40, now=0.0)
-    taken = sum(lim.allow(0.001 * k) for k in range(1000))      # a thousand in a second
+    taken = sum(lim.allow(0.001 * k) for k in range(1000))  # a thousand in a second
     assert 40 <= taken <= 62
     assert lim.notice_due(1.0) == 1000 - taken and lim.notice_due(1.5) == 0
-    assert lim.allow(10.0)                                       # the bucket fills again
+    assert lim.allow(10.0)  # the bucket fills again
 
 
 def test_one_bucket_is_every_limit_of_the_server():
@@ -494,17 +563,24 @@ def test_one_bucket_is_every_limit_of_the_server():
 
     from tutor.app.tables import _guard
     from tutor.app.tables._limits import Bucket
+
     b = Bucket(rate=2.0, burst=3, now=0.0)
     assert [b.take(0.0) for _ in range(4)] == [True, True, True, False]
-    assert b.wait(0.0) == 0.5 and not b.take(0.25) and b.take(0.5)     # two a second back
+    assert b.wait(0.0) == 0.5 and not b.take(0.25) and b.take(0.5)  # two a second back
     b.spend(0.5)
-    b.spend(0.5)                                    # never below none
+    b.spend(0.5)  # never below none
     assert b.tokens == 0.0 and b.wait(0.5) == 0.5
     b.give(5)
-    assert b.tokens == 3.0 and b.full(0.5)         # never above the burst
-    once = Bucket.every(1.0, now=0.0)               # "at most once a second"
+    assert b.tokens == 3.0 and b.full(0.5)  # never above the burst
+    once = Bucket.every(1.0, now=0.0)  # "at most once a second"
     assert [once.take(t) for t in (0.0, 0.5, 0.999, 1.0, 1.5, 2.0)] == [
-        True, False, False, True, False, True]
+        True,
+        False,
+        False,
+        True,
+        False,
+        True,
+    ]
     with pytest.raises(ValueError):
         Bucket(rate=0.0, burst=1, now=0.0)
     clock = [0.0]
@@ -514,8 +590,7 @@ def test_one_bucket_is_every_limit_of_the_server():
     assert q.say("k", logging.INFO, "a") and not q.say("k", logging.INFO, "b")
     g.missed("x")
     assert isinstance(g.shared, Bucket) and isinstance(g.guesses["x"], Bucket)
-    assert isinstance(lim.bucket, Bucket) and all(isinstance(x, Bucket)
-                                                  for x in q._budget.values())
+    assert isinstance(lim.bucket, Bucket) and all(isinstance(x, Bucket) for x in q._budget.values())
 
 
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
@@ -528,10 +603,12 @@ def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_i
     from tutor.app.tables._link import Link
     from tutor.app.tables.messages import Log, Overview, Pong, Say
 
-    link = Link("ws://127.0.0.1:1", {"type": "watch", "admin": "X"})     # never started
-    for m in (Log(table=1, event="joined", text="a", game=0),
-              Overview(tables=[], published=0, rounds=1, standings=[], teams=[],
-                       duplicate=False), Pong(seq=1)):
+    link = Link("ws://127.0.0.1:1", {"type": "watch", "admin": "X"})  # never started
+    for m in (
+        Log(table=1, event="joined", text="a", game=0),
+        Overview(tables=[], published=0, rounds=1, standings=[], teams=[], duplicate=False),
+        Pong(seq=1),
+    ):
         link.inbox.put(m)
     assert link.wait_for(("pong", "refused"), 1.0) == Pong(seq=1)
     assert link.inbox.empty()
@@ -555,7 +632,7 @@ def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatc
     from tutor.app.tables.client import PlayerClient
     from tutor.app.tables.messages import Refusal
 
-    class Down:                         # a server that never answers, or refuses a rejoin
+    class Down:  # a server that never answers, or refuses a rejoin
         inbox: queue.Queue = queue.Queue()
 
         def __init__(self, answer=None):
@@ -576,20 +653,29 @@ def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatc
     def waits(tries, answer=None):
         slept: list[float] = []
         monkeypatch.setattr(_link.time, "sleep", slept.append)
-        c = PlayerClient(ScriptedIO([]), Down(), "ws://127.0.0.1:1", "CODE", "Ann",
-                         tries=tries, connect=lambda first: Down(answer))
+        c = PlayerClient(
+            ScriptedIO([]),
+            Down(),
+            "ws://127.0.0.1:1",
+            "CODE",
+            "Ann",
+            tries=tries,
+            connect=lambda first: Down(answer),
+        )
         c.token = "ABCDEFGHJK"
         assert c.reconnect() is False
         return slept
+
     clients = [waits(12) for _ in range(40)]
     firsts = [w[0] for w in clients]
     assert all(0 <= x < _link.RETRY_FIRST for x in firsts)
-    assert len(set(firsts)) > 30                        # not in step: each its own
+    assert len(set(firsts)) > 30  # not in step: each its own
     later = clients[0][1:]
     assert later == sorted(later) and later[-1] == _link.RETRY_MOST
-    assert sum(clients[0]) > 60                         # twelve tries span a minute and more
-    told = waits(2, Refusal(text="seat 0 has been taken back 6 times in a short while: try "
-                                 "again in 7 s"))
+    assert sum(clients[0]) > 60  # twelve tries span a minute and more
+    told = waits(
+        2, Refusal(text="seat 0 has been taken back 6 times in a short while: try again in 7 s")
+    )
     assert told[1] == 7.0
 
 
@@ -605,9 +691,10 @@ def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
 
         def send(self, message):
             self.sent.append(message)
+
     seam = ScriptedIO([])
     client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
-    assert client.ask_server("act", text="7h \udcff") is None      # surrogateescape'd bytes
+    assert client.ask_server("act", text="7h \udcff") is None  # surrogateescape'd bytes
     client.claim("\udcfe")
     assert Link.sent == []
     out = seam.console.file.getvalue()
@@ -629,14 +716,24 @@ def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_ag
         def send(self, m):
             self.sent.append(m)
             ask = m["type"] == "act" and m["text"] == "7h"
-            self.inbox.put(Reply(seq=m["seq"], ok=m["text"] == "7h 7d", to=m["type"],
-                                 text="" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim"
-                                 else "taken", choices=["7h 7s", "7h 7d"] if ask else None))
+            self.inbox.put(
+                Reply(
+                    seq=m["seq"],
+                    ok=m["text"] == "7h 7d",
+                    to=m["type"],
+                    text="" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim" else "taken",
+                    choices=["7h 7s", "7h 7d"] if ask else None,
+                )
+            )
+
     link = Link()
     seam = ScriptedIO(["claim kings", "2"])
     PlayerClient(seam, link, "ws://127.0.0.1:1", "CODE", "Ann")._act("7h")
     assert [(m["type"], m["text"]) for m in link.sent] == [
-        ("act", "7h"), ("claim", "kings"), ("act", "7h 7d")]
+        ("act", "7h"),
+        ("claim", "kings"),
+        ("act", "7h 7d"),
+    ]
     assert seam.log == [WHICH_PROMPT + "claim kings", WHICH_PROMPT + "2"]
 
 
@@ -654,6 +751,7 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
 
         def send(self, message):
             pass
+
     names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)", "Mary (computer)"]
     for width, shown in ((80, "Ralph (computer)"), (40, "Ralph (bot)")):
         seam = ScriptedIO([], Console(file=_io.StringIO(), width=width, color_system=None))
@@ -668,6 +766,7 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
     from tutor.engine.observe import observe
     from tutor.engine.sources import default_library
     from tutor.puzzles.board import render_observation
+
     rs = default_library().ruleset("parlett", 5)
     obs = observe(new_deal(rs, 5, 2, random.Random(3)), 0)
     console = Console(file=_io.StringIO(), width=40, color_system=None)
@@ -677,18 +776,26 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
     assert all(re.search(r"hand \d+ +won \d+ +\([+-]?\d+\)", r) for r in rows), rows
 
 
-@pytest.mark.parametrize("data, says", [
-    ('{"v": 1, "type": "ping", "seq": true}', "seq: must be a whole number from 0 to"),
-    ('{"v": 1.0, "type": "ping"}', "protocol version 1.0"),
-    ('{"v": 1, "type": "join", "code": "A"}', "name: must be text"),
-    ('{"v": 1, "type": "join", "code": "A", "name": "Ralph (Computer)"}', "cannot end in"),
-    ('{"v": 1, "type": "join", "code": "A", "name": "Ann", "livery": "   "}',
-     "livery: 1 to 40 printable"),
-    ('{"v": 1, "type": "join", "code": 7, "name": "Ann", "zz": 1}', "join message has no key 'zz'"),
-    ('{"v": 1, "type": "release", "table": 1}', "seat: is missing"),
-    ('{"v": 1, "type": "start", "table": 65}', "table: must be a whole number from 1 to 64"),
-    ('{"v": 1, "type": "watch", "admin": "' + "A" * 65 + '"}', "admin: at most 64 characters"),
-])
+@pytest.mark.parametrize(
+    "data, says",
+    [
+        ('{"v": 1, "type": "ping", "seq": true}', "seq: must be a whole number from 0 to"),
+        ('{"v": 1.0, "type": "ping"}', "protocol version 1.0"),
+        ('{"v": 1, "type": "join", "code": "A"}', "name: must be text"),
+        ('{"v": 1, "type": "join", "code": "A", "name": "Ralph (Computer)"}', "cannot end in"),
+        (
+            '{"v": 1, "type": "join", "code": "A", "name": "Ann", "livery": "   "}',
+            "livery: 1 to 40 printable",
+        ),
+        (
+            '{"v": 1, "type": "join", "code": 7, "name": "Ann", "zz": 1}',
+            "join message has no key 'zz'",
+        ),
+        ('{"v": 1, "type": "release", "table": 1}', "seat: is missing"),
+        ('{"v": 1, "type": "start", "table": 65}', "table: must be a whole number from 1 to 64"),
+        ('{"v": 1, "type": "watch", "admin": "' + "A" * 65 + '"}', "admin: at most 64 characters"),
+    ],
+)
 def test_each_kind_of_message_is_checked_by_its_model(data, says):
     with pytest.raises(P.Refused) as exc:
         P.read_client(data)
@@ -702,8 +809,22 @@ def test_computer_players_claim_at_pace_zero(rulesets):
     """Issue 45, finding 10: at ``--pace 0`` the next computer move came at once, before any
     claim was due, so no computer player ever claimed; their claim delay is scaled with the
     pace (never longer than their level's, never infinite)."""
-    t = Table(1, "AAAA", _settings(rulesets, "parlett", 3, "beginner", pace=0.0, gap=0.0,
-                                   deals=4, start=0.0, wait=0.2, seed=11))
+    t = Table(
+        1,
+        "AAAA",
+        _settings(
+            rulesets,
+            "parlett",
+            3,
+            "beginner",
+            pace=0.0,
+            gap=0.0,
+            deals=4,
+            start=0.0,
+            wait=0.2,
+            seed=11,
+        ),
+    )
     j = t.join("Ann", None, 0.0)
     t.leave(j.seat, 0.0)
     now, steps = 0.0, 0

@@ -29,13 +29,12 @@ from tutor.engine.records import check_record, to_record
 pytest.importorskip("websockets")
 
 
-
-
 def _lines(path):
     return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
 
 
 # -- nothing lost, nothing replayed ---------------------------------------------------------
+
 
 def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
     """Start (then resume) a server with one person playing at once and computer players, kill
@@ -44,15 +43,37 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
     in the record or the journal the server resumes from.  Returns the deals finished."""
     from tutor.app.tables._state import load_state
     from tutor.engine.sources import default_library
+
     rulesets = default_library().rulesets
     rng = random.Random(seed)
     folder = tmp_path / "srv"
     token = None
     before = 0
     for k in range(kills):
-        srv = Server(tmp_path, folder, "--players", "3", "--deals", "1000", "--bots", "beginner",
-                     "--pace", "0.005", "--gap", "0", "--wait", "0.1", "--seed", "7",
-                     "--move-time", "0") if k == 0 else Server(tmp_path, folder, resume=True)
+        srv = (
+            Server(
+                tmp_path,
+                folder,
+                "--players",
+                "3",
+                "--deals",
+                "1000",
+                "--bots",
+                "beginner",
+                "--pace",
+                "0.005",
+                "--gap",
+                "0",
+                "--wait",
+                "0.1",
+                "--seed",
+                "7",
+                "--move-time",
+                "0",
+            )
+            if k == 0
+            else Server(tmp_path, folder, resume=True)
+        )
         join = {"type": "join", "code": srv.code, "name": "Ann"}
         if token:
             join["token"] = token
@@ -67,7 +88,7 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
         states = c.of("state")
         last, obs = states[-1], c.obs
         over = len(c.of("deal_over"))
-        tables, _, _ = load_state(folder, rulesets)     # as --resume reads it
+        tables, _, _ = load_state(folder, rulesets)  # as --resume reads it
         t = tables[0]
         m = t.match
         records = _lines(folder / "table-1.jsonl")
@@ -75,15 +96,15 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
         for rec, deal in zip(records, m.deals):
             check_record(rec)
             assert rec == to_record(deal)
-        assert len({tuple(r["pack"]) for r in records}) == len(records)     # none twice
+        assert len({tuple(r["pack"]) for r in records}) == len(records)  # none twice
         game = last["played"] if not obs.over else last["played"] - 1
         seen = list(obs.history)
         if game < len(m.deals):
-            assert list(m.deals[game].history[:len(seen)]) == seen, (k, "finished deal")
+            assert list(m.deals[game].history[: len(seen)]) == seen, (k, "finished deal")
         else:
             assert game == len(m.deals) and t._partial is not None, (k, game, len(m.deals))
-            assert list(t._partial.history[:len(seen)]) == seen, (k, "deal in play")
-        assert len(m.deals) >= before + over           # every deal_over seen is recorded
+            assert list(t._partial.history[: len(seen)]) == seen, (k, "deal in play")
+        assert len(m.deals) >= before + over  # every deal_over seen is recorded
         before = len(m.deals)
     return len(m.deals)
 
@@ -99,9 +120,11 @@ def test_the_server_killed_fifty_times_loses_no_deal_and_no_action(tmp_path):
 
 # -- descriptors --------------------------------------------------------------------------------
 
+
 def _limit_fds(n: int):
     def pre():
         resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
     return pre
 
 
@@ -116,17 +139,49 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
         pytest.skip(f"the descriptor limit here ({hard}) is too low for 2,000 connections")
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     folder = tmp_path / "srv"
-    argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
-            str(folder), "--players", "3", "--deals", "50", "--bots", "beginner", "--pace",
-            "0.02", "--gap", "0.1", "--start", "0", "--seed", "4", "--per-address", "5000"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env(tmp_path), cwd=str(ROOT), preexec_fn=_limit_fds(1024))
+    argv = [
+        sys.executable,
+        "-m",
+        "tutor",
+        "table",
+        "serve",
+        "--port",
+        "0",
+        "--json",
+        "--dir",
+        str(folder),
+        "--players",
+        "3",
+        "--deals",
+        "50",
+        "--bots",
+        "beginner",
+        "--pace",
+        "0.02",
+        "--gap",
+        "0.1",
+        "--start",
+        "0",
+        "--seed",
+        "4",
+        "--per-address",
+        "5000",
+    ]
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(tmp_path),
+        cwd=str(ROOT),
+        preexec_fn=_limit_fds(1024),
+    )
     socks = []
     try:
         info = json.loads(proc.stdout.readline())
         port = int(info["address"].rsplit(":", 1)[1])
         assert _wait(lambda: len(_lines(folder / "table-1.jsonl")) >= 1, 30)
-        for k in range(2000):       # in batches the server's accept queue takes (100)
+        for k in range(2000):  # in batches the server's accept queue takes (100)
             s = socket.socket()
             s.setblocking(False)
             s.connect_ex(("127.0.0.1", port))
@@ -137,10 +192,13 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
         sel = selectors.DefaultSelector()
         for s in socks:
             sel.register(s, selectors.EVENT_WRITE)
-        opened = sum(1 for key, _ in sel.select(0)
-                     if key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0)
+        opened = sum(
+            1
+            for key, _ in sel.select(0)
+            if key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+        )
         sel.close()
-        assert opened > 1024                    # more than the server may hold at once
+        assert opened > 1024  # more than the server may hold at once
         assert _wait(lambda: "turned away" in (folder / "server.log").read_text(), 20)
         before = len(_lines(folder / "table-1.jsonl"))
         assert _wait(lambda: len(_lines(folder / "table-1.jsonl")) >= before + 2, 40)
@@ -159,7 +217,7 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
     log = (folder / "server.log").read_text()
     assert "could not save" not in log and "Traceback" not in log
     turned = [x for x in log.splitlines() if "turned away" in x]
-    assert turned and len(turned) < 60           # one line a second at most, with a count
+    assert turned and len(turned) < 60  # one line a second at most, with a count
     assert "the server is full" in turned[0]
     match = json.loads((folder / "table-1.match.json").read_text())
     records = _lines(folder / "table-1.jsonl")
@@ -168,12 +226,30 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
 
 # -- server.json ---------------------------------------------------------------------------------
 
+
 def _served(tmp_path):
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--tables", "2",
-                 "--pace", "0", "--gap", "0", "--start", "0", "--seed", "5")
-    a = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann",
-                                "livery": "Cutlers"})
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--tables",
+        "2",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--start",
+        "0",
+        "--seed",
+        "5",
+    )
+    a = RawClient(
+        srv.address, {"type": "join", "code": srv.code, "name": "Ann", "livery": "Cutlers"}
+    )
     assert _wait(lambda: a.token is not None, 10)
     a.close()
     assert srv.stop() == 0
@@ -183,15 +259,20 @@ def _served(tmp_path):
 def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_path):
     from tutor.app.tables._state import load_state
     from tutor.engine.sources import default_library
+
     rulesets = default_library().rulesets
     folder = _served(tmp_path)
     path = folder / "server.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     good = json.loads(path.read_text())
-    assert good["tables"][0]["seats"][[s["name"] for s in good["tables"][0]["seats"]]
-                                      .index("Ann")]["livery"] == "Cutlers"
-    load_state(folder, rulesets)                 # as saved: it loads
+    assert (
+        good["tables"][0]["seats"][[s["name"] for s in good["tables"][0]["seats"]].index("Ann")][
+            "livery"
+        ]
+        == "Cutlers"
+    )
+    load_state(folder, rulesets)  # as saved: it loads
 
     def paths(obj, here=()):
         yield here
@@ -201,9 +282,10 @@ def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_p
         elif isinstance(obj, list):
             for i, v in enumerate(obj):
                 yield from paths(v, here + (i,))
+
     keys = [p for p in paths(good) if p]
     rng = random.Random(3)
-    values = [7, -1, 2.5, "x", "", True, None, [], {}, [1, 2], {"a": 1}, 10 ** 30, "A" * 300]
+    values = [7, -1, 2.5, "x", "", True, None, [], {}, [1, 2], {"a": 1}, 10**30, "A" * 300]
     kinds = set()
     for _ in range(400):
         doc = json.loads(json.dumps(good))
@@ -225,14 +307,17 @@ def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_p
             text = str(exc)
             assert "\n" not in text and len(text) < 400, text
             kinds.add(type(exc).__name__)
-        except Exception as exc:            # any other exception is a bug
+        except Exception as exc:  # any other exception is a bug
             raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from None
     path.write_text(json.dumps(good))
     assert kinds <= {"RecordError", "UsageError", "JSONError"}
     doc = json.loads(json.dumps(good))
     doc["tables"][0]["seats"][0] = 5
     path.write_text(json.dumps(doc))
-    with pytest.raises(LaughError, match=r"server.json: tables\[0\]\.seats\[0\]: must be a mapping of keys to values"):
+    with pytest.raises(
+        LaughError,
+        match=r"server.json: tables\[0\]\.seats\[0\]: must be a mapping of keys to values",
+    ):
         load_state(folder, rulesets)
     doc = json.loads(json.dumps(good))
     doc["settings"]["players"] = "3"
@@ -241,11 +326,14 @@ def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_p
         load_state(folder, rulesets)
     # a wrong type, a missing key, an unknown key: the file and the key, in one line
     for change, said in (
-            (lambda d: d["settings"].update(hold="yes"), "settings.hold: must be true or false"),
-            (lambda d: d["tables"][0].pop("code"), "tables[0].code: is missing"),
-            (lambda d: d["tables"][0]["seats"][1].update(colour="red"),
-             "tables[0].seats[1].colour: is not a key here"),
-            (lambda d: d["settings"].update(wait=7200), "settings.wait: must be at most 3600")):
+        (lambda d: d["settings"].update(hold="yes"), "settings.hold: must be true or false"),
+        (lambda d: d["tables"][0].pop("code"), "tables[0].code: is missing"),
+        (
+            lambda d: d["tables"][0]["seats"][1].update(colour="red"),
+            "tables[0].seats[1].colour: is not a key here",
+        ),
+        (lambda d: d["settings"].update(wait=7200), "settings.wait: must be at most 3600"),
+    ):
         doc = json.loads(json.dumps(good))
         change(doc)
         path.write_text(json.dumps(doc))
@@ -257,6 +345,7 @@ def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_p
 
 # -- guesses and refusals ------------------------------------------------------------------------
 
+
 def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tmp_path):
     """Issue 41 finding 3: wrong codes spend the address's guesses; once they are spent, a
     code is compared only after a wait, and a right one is still taken (never "too many
@@ -266,6 +355,7 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
     from websockets.sync.client import connect
 
     from tutor.app.tables._guard import GUESS_BURST, GUESS_DELAY
+
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--seed", "2")
 
     def ask(code, name):
@@ -274,15 +364,16 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
             ws.send(json.dumps({"v": 1, "type": "join", "code": code, "name": name}))
             m = json.loads(ws.recv(timeout=GUESS_DELAY + 5))
             return m["type"] if m["type"] == "welcome" else m["text"], time.monotonic() - t0
+
     try:
         t0 = time.monotonic()
         said = [ask(f"WRQNG{k:05d}", "Eve") for k in range(GUESS_BURST)]
-        with ThreadPoolExecutor(10) as pool:    # over budget: each waits, together
+        with ThreadPoolExecutor(10) as pool:  # over budget: each waits, together
             late = list(pool.map(lambda k: ask(f"LATE{k:06d}", "Eve"), range(10)))
-        right = ask(srv.code, "Eve")            # the right code, too: taken, late
+        right = ask(srv.code, "Eve")  # the right code, too: taken, late
         took = time.monotonic() - t0
-        time.sleep(2.5)             # a guess comes back in 2 s: a right code spends none
-        joined = [ask(srv.code, f"Pupil {k}") for k in range(25)]   # a class, at once
+        time.sleep(2.5)  # a guess comes back in 2 s: a right code spends none
+        joined = [ask(srv.code, f"Pupil {k}") for k in range(25)]  # a class, at once
     finally:
         srv.stop()
     assert [x for x, _ in said] == ["no table has that code"] * GUESS_BURST
@@ -290,8 +381,9 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
     assert [x for x, _ in late] == ["no table has that code"] * 10
     assert min(dt for _, dt in late) >= GUESS_DELAY - 0.1
     assert right[0] == "welcome" and right[1] >= GUESS_DELAY - 0.1
-    assert [x for x, _ in joined] == ["welcome"] * 2 + ["this table is full: every seat is "
-                                                        "taken"] * 23
+    assert [x for x, _ in joined] == ["welcome"] * 2 + [
+        "this table is full: every seat is taken"
+    ] * 23
     assert max(dt for _, dt in joined) < GUESS_DELAY
     refusals = [x for x in srv.log().splitlines() if "refused" in x]
     assert len(refusals) <= 2 * (took + 2) + 4, len(refusals)
@@ -300,14 +392,33 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
 
 # -- clocks --------------------------------------------------------------------------------------
 
+
 def test_a_player_who_does_not_move_is_timed_out_and_the_record_says_so(tmp_path):
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "1", "--bots", "beginner",
-                 "--pace", "0", "--gap", "0.2", "--seed", "3", "--move-time", "0.6",
-                 "--reserve", "0.4")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--bots",
+        "beginner",
+        "--pace",
+        "0",
+        "--gap",
+        "0.2",
+        "--seed",
+        "3",
+        "--move-time",
+        "0.6",
+        "--reserve",
+        "0.4",
+    )
     try:
-        c = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
-                      idle_from_deal=1)         # never moves
+        c = RawClient(
+            srv.address, {"type": "join", "code": srv.code, "name": "Ann"}, idle_from_deal=1
+        )  # never moves
         assert c.done.wait(40), [m["type"] for m in c.messages][-5:]
     finally:
         c.close()
@@ -321,16 +432,29 @@ def test_a_player_who_does_not_move_is_timed_out_and_the_record_says_so(tmp_path
     rec = _lines(folder / "table-1.jsonl")[0]
     assert events and all(e["game"] == 0 and e["seat"] == c.seat for e in events)
     for e in events:
-        assert rec["actions"][e["action"]]["player"] == c.seat     # the move made for her
+        assert rec["actions"][e["action"]]["player"] == c.seat  # the move made for her
     review = [m for m in c.of("deal_over") if "review" in m][0]["review"]
     assert review["timed_out"] == len(events)
 
 
 # -- the client ----------------------------------------------------------------------------------
 
+
 def test_a_client_whose_server_dies_tries_again_and_exits_1_when_it_gives_up(tmp_path):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "5", "--seed", "2",
-                 "--pace", "1", "--gap", "30")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "5",
+        "--seed",
+        "2",
+        "--pace",
+        "1",
+        "--gap",
+        "30",
+    )
     ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann", args=["--tries", "2"])
     try:
         assert _wait(lambda: "it takes your seat back" in ann.out, 20), ann.out
@@ -345,24 +469,54 @@ def test_a_client_whose_server_dies_tries_again_and_exits_1_when_it_gives_up(tmp
     assert re.search(r"trying again in [01]\.\d s \(try 1 of 2\)", out) and "(try 2 of 2)" in out
     assert "The server has stopped, or cannot be reached: no answer after 2 tries" in out
     cmd = re.findall(r"^  laugh table join .*$", out, re.M)
-    assert cmd and all("--seat-code " in x for x in cmd)      # whole, one line each
+    assert cmd and all("--seat-code " in x for x in cmd)  # whole, one line each
     assert "Traceback" not in ann.err
 
 
 def test_a_client_comes_back_by_itself_when_the_server_is_resumed(tmp_path):
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--seed", "6",
-                 "--pace", "0.2", "--gap", "0.5", "--bots", "beginner")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--seed",
+        "6",
+        "--pace",
+        "0.2",
+        "--gap",
+        "0.5",
+        "--bots",
+        "beginner",
+    )
     ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann")
     try:
         assert _wait(lambda: "Table ·" in ann.out, 20), ann.out
         port = srv.address.rsplit(":", 1)[1]
         assert srv.stop() == 0
         assert _wait(lambda: "trying again" in ann.out, 10), ann.out[-800:]
-        back = subprocess.Popen([sys.executable, "-m", "tutor", "table", "serve", "--port",
-                                 port, "--json", "--dir", str(folder), "--resume"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=env(tmp_path), cwd=str(ROOT))
+        back = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tutor",
+                "table",
+                "serve",
+                "--port",
+                port,
+                "--json",
+                "--dir",
+                str(folder),
+                "--resume",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env(tmp_path),
+            cwd=str(ROOT),
+        )
         try:
             assert _wait(lambda: "You are back at table 1" in ann.out, 40), ann.out[-800:]
             assert ann.wait(90) == 0, ann.out[-1500:]
@@ -376,6 +530,7 @@ def test_a_client_comes_back_by_itself_when_the_server_is_resumed(tmp_path):
 
 
 # -- hints ---------------------------------------------------------------------------------------
+
 
 def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
     """The hint is worked out elsewhere (here: held back by the test); when it comes back the
@@ -399,8 +554,17 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
             return True
 
     async def run():
-        s = Settings(rulesets["parlett"], 3, level("beginner"), deals=1, hint=True, pace=0.0,
-                     gap=0.0, seed=2, move_time=0)
+        s = Settings(
+            rulesets["parlett"],
+            3,
+            level("beginner"),
+            deals=1,
+            hint=True,
+            pace=0.0,
+            gap=0.0,
+            seed=2,
+            move_time=0,
+        )
         t = Table(1, "CODE", s)
         srv = TableServer([t], "ADMIN", None)
         srv.loop = asyncio.get_running_loop()
@@ -414,7 +578,7 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
             now = t.next_wake()
             t.tick(now)
         srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 1}), now)
-        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 2}), now)      # one a turn
+        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 2}), now)  # one a turn
         pos, _, done = held.asked[0]
         assert len(held.asked) == 1 and not pos.oversights
         move = observe(t.deal, seat).turn_moves()[0]
@@ -424,34 +588,70 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
         while not conn.queue.empty():
             out.append(json.loads(conn.queue.get_nowait()))
         return [m for m in out if m.get("to") == "hint"]
+
     replies = asyncio.run(run())
     assert [r["seq"] for r in replies] == [2, 1]
     assert replies[0]["text"] == "One hint a turn: you have had this turn's."
-    assert replies[1] == {"v": 1, "type": "reply", "ok": False, "to": "hint", "seq": 1,
-                          "text": "The hint came after the position changed: it is dropped."}
+    assert replies[1] == {
+        "v": 1,
+        "type": "reply",
+        "ok": False,
+        "to": "hint",
+        "seq": 1,
+        "text": "The hint came after the position changed: it is dropped.",
+    }
 
 
 def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path):
     folder = tmp_path / "srv"
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
-    argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
-            str(folder), "--players", "3", "--deals", "1", "--seed", "2", "--hint",
-            "--pace", "0", "--gap", "0.2", "--move-time", "0", "--people", "1"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=extra, cwd=str(ROOT))
+    argv = [
+        sys.executable,
+        "-m",
+        "tutor",
+        "table",
+        "serve",
+        "--port",
+        "0",
+        "--json",
+        "--dir",
+        str(folder),
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--seed",
+        "2",
+        "--hint",
+        "--pace",
+        "0",
+        "--gap",
+        "0.2",
+        "--move-time",
+        "0",
+        "--people",
+        "1",
+    ]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=extra, cwd=str(ROOT)
+    )
     try:
         info = json.loads(proc.stdout.readline())
-        c = RawClient(info["address"], {"type": "join", "code": info["tables"][0]["code"],
-                                        "name": "Ann"}, idle_from_deal=1)
+        c = RawClient(
+            info["address"],
+            {"type": "join", "code": info["tables"][0]["code"], "name": "Ann"},
+            idle_from_deal=1,
+        )
         assert _wait(lambda: c.obs is not None and c.obs.my_turn, 20)
         c.send({"type": "hint", "seq": 7})
         c.send({"type": "hint", "seq": 8})
         assert _wait(lambda: len([m for m in c.of("reply") if m.get("to") == "hint"]) == 2, 60)
         t = c.obs.turn_moves()[0]
         from tutor.engine.records import action_to_json
+
         c.send({"type": "act", "action": action_to_json(t), "seq": 9})
         assert _wait(lambda: c.obs.my_turn and len(c.obs.history) > 1, 20)
-        c.send({"type": "hint", "seq": 10})         # in the worker as the server stops
+        c.send({"type": "hint", "seq": 10})  # in the worker as the server stops
     finally:
         c.close()
         t0 = time.monotonic()
@@ -459,7 +659,7 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
         proc.wait(20)
         stopped = time.monotonic() - t0
         proc.stdout.close(), proc.stderr.close()
-    assert stopped < 5, stopped                     # at once: the hint is dropped
+    assert stopped < 5, stopped  # at once: the hint is dropped
     replies = {m["seq"]: m for m in c.of("reply") if m.get("to") == "hint"}
     assert replies[8]["text"] == "One hint a turn: you have had this turn's."
     assert replies[7]["ok"] and replies[7]["text"].startswith("Hint: ")
@@ -467,18 +667,45 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
 
 # -- the organiser -------------------------------------------------------------------------------
 
+
 def test_the_organiser_starts_held_tables_and_sees_standings_once_a_round(tmp_path):
     def laugh(*args):
         return laugh_process(["table", *args], None, env(tmp_path), timeout=60)
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--tables", "2",
-                 "--hold", "--pace", "0", "--gap", "0", "--seed", "8", "--first-dealer",
-                 "Victor")
+
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--tables",
+        "2",
+        "--hold",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--seed",
+        "8",
+        "--first-dealer",
+        "Victor",
+    )
     admin = srv.info["admin"]
     try:
         watch = RawClient(srv.address, {"type": "watch", "admin": admin}, play=False)
-        kept = next(c for c in srv.info["tables"][0]["codes"] if c)     # given to Victor
-        victor = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Victor",
-                                         "token": kept, "livery": "Cutlers"}, play=True)
+        kept = next(c for c in srv.info["tables"][0]["codes"] if c)  # given to Victor
+        victor = RawClient(
+            srv.address,
+            {
+                "type": "join",
+                "code": srv.code,
+                "name": "Victor",
+                "token": kept,
+                "livery": "Cutlers",
+            },
+            play=True,
+        )
         assert _wait(lambda: victor.seat is not None and watch.of("overview"), 10)
         ov = watch.of("overview")[-1]
         assert [x["waiting"] for x in ov["tables"]] == ["for the organiser to start it"] * 2
@@ -497,18 +724,18 @@ def test_the_organiser_starts_held_tables_and_sees_standings_once_a_round(tmp_pa
                 locals()[c].close()
         srv.stop()
     from test_tables_net import _shapes
+
     seen = _shapes(watch.messages + victor.messages)
-    assert {"overview", "log", "standings", "welcome", "state", "deal_over",
-            "match_over"} <= seen
-    assert len(watch.of("standings")) == 1                  # once, not once a table
+    assert {"overview", "log", "standings", "welcome", "state", "deal_over", "match_over"} <= seen
+    assert len(watch.of("standings")) == 1  # once, not once a table
     rows = watch.of("standings")[0]["rows"]
     assert {r["table"] for r in rows} == {1, 2}
     assert [x["livery"] for x in watch.of("standings")[0]["teams"]] == ["Cutlers"]
     first = victor.of("state")[0]["obs"]
-    assert first["dealer"] == victor.seat                   # the named first dealer deals
+    assert first["dealer"] == victor.seat  # the named first dealer deals
     logged = [m["event"] for m in watch.of("log")]
     assert {"joined", "started", "deal_over", "match_over"} <= set(logged)
     assert once.returncode == 0 and "Table 1 ·" in once.stdout and "Table 2 ·" in once.stdout
     assert "Standings:" in once.stdout and "(T1)" in once.stdout
     wide = [x for x in once.stdout.splitlines() if len(x) > 80]
-    assert all(" " not in x.strip() for x in wide), wide    # but a path, whole on its line
+    assert all(" " not in x.strip() for x in wide), wide  # but a path, whole on its line

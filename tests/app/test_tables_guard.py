@@ -34,8 +34,10 @@ class Running:
         self.server = TableServer([self.table], ADMIN.replace("0", "Q"), folder, **kw)
         self.code = self.table.code
         started = threading.Event()
-        self.thread = threading.Thread(target=lambda: asyncio.run(
-            self.server.run("127.0.0.1", 0, lambda srv: started.set())), daemon=True)
+        self.thread = threading.Thread(
+            target=lambda: asyncio.run(self.server.run("127.0.0.1", 0, lambda srv: started.set())),
+            daemon=True,
+        )
         self.thread.start()
         assert started.wait(20), "the server did not start"
         self.address = self.server.address
@@ -55,15 +57,18 @@ def running(rulesets, tmp_path):
         r = Running(rulesets, folder, **kw)
         made.append(r)
         return r
+
     yield start
     for r in made:
         r.stop()
 
 
-def _ask(address: str, message: dict, headers: dict | None = None,
-         timeout: float = 10.0) -> tuple[dict, float]:
+def _ask(
+    address: str, message: dict, headers: dict | None = None, timeout: float = 10.0
+) -> tuple[dict, float]:
     """One connection: ``message`` sent, the first answer and the seconds it took."""
     from websockets.sync.client import connect
+
     with connect(address, open_timeout=5, additional_headers=headers) as ws:
         t0 = time.monotonic()
         ws.send(json.dumps({"v": 1, **message}))
@@ -85,14 +90,17 @@ def test_wrong_codes_from_an_address_never_keep_out_a_right_code(running, monkey
         said.append(m.get("text"))
         took.append(dt)
     assert said == ["no table has that code"] * (GUESS_BURST + 5)
-    assert max(took[:GUESS_BURST]) < 0.3 and min(took[GUESS_BURST + 1:]) >= 0.4
+    assert max(took[:GUESS_BURST]) < 0.3 and min(took[GUESS_BURST + 1 :]) >= 0.4
     bob, _ = _ask(srv.address, {"type": "join", "code": srv.code.lower(), "name": "Bob"})
     assert bob["type"] == "welcome", bob
     back, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": first["token"]})
     assert back["type"] == "welcome" and back["seat"] == first["seat"] and back["back"]
     guess, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": "ABCDEFGHJK"})
-    assert guess == {"v": 1, "type": "refused",
-                     "text": "that seat code takes back no seat at this table"}
+    assert guess == {
+        "v": 1,
+        "type": "refused",
+        "text": "that seat code takes back no seat at this table",
+    }
     watch, _ = _ask(srv.address, {"type": "watch", "admin": srv.server.admin})
     # the organiser's code, too: its view begins with the log since the start, then the overview
     assert watch["type"] in ("log", "overview"), watch
@@ -121,15 +129,16 @@ def test_idle_sockets_never_use_up_an_address_s_room(running):
 
 
 @pytest.mark.parametrize("proxy", [False, True])
-def test_a_forwarded_address_is_trusted_only_behind_the_organiser_s_proxy(running, monkeypatch,
-                                                                           proxy):
+def test_a_forwarded_address_is_trusted_only_behind_the_organiser_s_proxy(
+    running, monkeypatch, proxy
+):
     monkeypatch.setattr(_guard, "GUESS_DELAY", 0.4)
     srv = running(proxy=proxy)
     eve = {"X-Forwarded-For": "10.0.0.66"}
     for k in range(GUESS_BURST):
         m, _ = _ask(srv.address, {"type": "join", "code": f"WRQNG{k:05d}", "name": "Eve"}, eve)
         assert m["text"] == "no table has that code"
-    ann = {"X-Forwarded-For": "203.0.113.9, 10.0.0.7"}      # the proxy's own entry is last
+    ann = {"X-Forwarded-For": "203.0.113.9, 10.0.0.7"}  # the proxy's own entry is last
     m, dt = _ask(srv.address, {"type": "join", "code": "WRQNGAAAAA", "name": "Ann"}, ann)
     # behind the organiser's proxy Ann is 10.0.0.7, with her own guesses; else everyone is
     # the proxy (127.0.0.1), whose guesses Eve spent
@@ -142,6 +151,7 @@ def test_two_hundred_rejoins_of_a_seat_neither_flood_the_table_nor_its_file(runn
     a handful of lines, and ``server.json`` is not rewritten for each."""
     srv = running()
     from websockets.sync.client import connect
+
     saves = []
     real = srv.server.files.save_state
     srv.server.files.save_state = lambda state: (saves.append(1), real(state))[1]
@@ -154,8 +164,7 @@ def test_two_hundred_rejoins_of_a_seat_neither_flood_the_table_nor_its_file(runn
         answers = []
         t0 = time.monotonic()
         for _ in range(200):
-            m, _ = _ask(srv.address, {"type": "join", "code": srv.code,
-                                      "token": mal["token"]})
+            m, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": mal["token"]})
             answers.append(m["type"] if m["type"] == "welcome" else m["text"])
         took = time.monotonic() - t0
         end = time.monotonic() + 1.0
@@ -166,8 +175,12 @@ def test_two_hundred_rejoins_of_a_seat_neither_flood_the_table_nor_its_file(runn
                 pass
     allowed = REJOIN_BURST + int(took / 10) + 1
     assert answers.count("welcome") <= allowed
-    assert all(a == "welcome" or a.startswith(f"seat {mal['seat']} has been taken back")
-               and "try again in" in a for a in answers)
+    assert all(
+        a == "welcome"
+        or a.startswith(f"seat {mal['seat']} has been taken back")
+        and "try again in" in a
+        for a in answers
+    )
     backs = [m for m in heard if m["type"] == "say" and "is back" in m["text"]]
     states = [m for m in heard if m["type"] == "state"]
     assert len(backs) <= allowed and len(states) <= 3 * allowed, (len(backs), len(states))
@@ -184,6 +197,7 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
     from tutor.app.streams import make_console
     from tutor.app.tables._organiser import organise, overview_text
     from tutor.app.tables.protocol import read_server
+
     folder = tmp_path / "srv"
     folder.mkdir(mode=0o700)
     srv = Running(rulesets, folder)
@@ -191,8 +205,9 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
         out = io.StringIO()
         say = ScriptedIO([], make_console(file=out, width=80, plain=True))
         ann, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
-        assert organise(say, srv.address, srv.server.admin, "release", 1, ann["seat"]) == 0, \
+        assert organise(say, srv.address, srv.server.admin, "release", 1, ann["seat"]) == 0, (
             out.getvalue()
+        )
         line = out.getvalue()
         code = line.split("the new seat code is ")[1][:11]
         assert f"Seat {ann['seat']} of table 1 (Ann)" in line and code != ann["token"]
@@ -204,8 +219,12 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
         assert old["type"] == name["type"] == "refused"
         back, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": code})
         assert back["type"] == "welcome" and back["seat"] == ann["seat"]
-        assert "code" not in overview_text(read_server(json.dumps(
-            {"v": 1, **srv.server._overview()})), False).plain
+        assert (
+            "code"
+            not in overview_text(
+                read_server(json.dumps({"v": 1, **srv.server._overview()})), False
+            ).plain
+        )
         assert organise(say, srv.address, srv.server.admin, "empty", 1, ann["seat"]) == 0
         assert f"Emptied seat {ann['seat']} of table 1" in out.getvalue()
         assert srv.table.names[ann["seat"]].endswith("(computer)")
@@ -217,15 +236,16 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
 
 def test_the_guard_makes_room_by_closing_an_address_s_oldest_waiting_connection():
     from tutor.app.tables._guard import ALL_BURST, GUESS_DELAY, Guard
+
     clock = [0.0]
     g = Guard(Limits(per_address=3, total=100), now=lambda: clock[0])
     closed = []
     for k in range(5):
         assert g.admit("a", f"c{k}", closed.append) is None
     assert closed == ["c0", "c1"] and g.waiting["a"] == ["c2", "c3", "c4"]
-    g.settled("a", "c3")                            # joined: no longer waiting
+    g.settled("a", "c3")  # joined: no longer waiting
     assert g.admit("a", "c5", closed.append) is None and closed == ["c0", "c1"]
-    g.moved("c5", "a", "b")                         # a proxy's, under its forwarded address
+    g.moved("c5", "a", "b")  # a proxy's, under its forwarded address
     assert g.waiting == {"a": ["c2", "c4"], "b": ["c5"]}
     for c, at in (("c0", "a"), ("c1", "a"), ("c2", "a"), ("c3", "a"), ("c4", "a"), ("c5", "b")):
         g.gone(at, c)
@@ -235,11 +255,11 @@ def test_the_guard_makes_room_by_closing_an_address_s_oldest_waiting_connection(
     for _ in range(GUESS_BURST):
         g.missed("x")
     assert g.delay("x") == GUESS_DELAY and g.delay("y") == 0
-    clock[0] += 2.0                                 # one guess back
+    clock[0] += 2.0  # one guess back
     assert g.delay("x") == 0
     for k in range(ALL_BURST):
-        g.missed(f"10.0.{k // 250}.{k % 250}")      # many addresses, a guess or so each
-    assert g.delay("z") == GUESS_DELAY              # then every code waits, never refused
+        g.missed(f"10.0.{k // 250}.{k % 250}")  # many addresses, a guess or so each
+    assert g.delay("z") == GUESS_DELAY  # then every code waits, never refused
 
 
 def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_path):
@@ -250,14 +270,31 @@ def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_pa
 
     from support import ROOT
     from tables_net import env
+
     srv = running()
     ann, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
     typed = f"{ann['token'][:5]}-{ann['token'][5:]}".lower()
-    proc = subprocess.Popen([sys.executable, "-m", "tutor", "table", "join", srv.address,
-                             srv.code, "--seat-code", typed, "--tries", "0"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env(tmp_path),
-                            cwd=str(ROOT))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tutor",
+            "table",
+            "join",
+            srv.address,
+            srv.code,
+            "--seat-code",
+            typed,
+            "--tries",
+            "0",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(tmp_path),
+        cwd=str(ROOT),
+    )
     out = ""
     try:
         end = time.monotonic() + 30

@@ -24,23 +24,52 @@ from tutor.engine.records import action_to_json
 pytest.importorskip("websockets")
 
 
-
-
 def _serve(tmp_path, *args):
     folder = tmp_path / "srv"
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
-    argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
-            str(folder), "--hint", "--pace", "0", "--gap", "0.1", "--move-time", "0",
-            "--people", "1", *args]              # each table begins with its first person
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=extra, cwd=str(ROOT), start_new_session=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "tutor",
+        "table",
+        "serve",
+        "--port",
+        "0",
+        "--json",
+        "--dir",
+        str(folder),
+        "--hint",
+        "--pace",
+        "0",
+        "--gap",
+        "0.1",
+        "--move-time",
+        "0",
+        "--people",
+        "1",
+        *args,
+    ]  # each table begins with its first person
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=extra,
+        cwd=str(ROOT),
+        start_new_session=True,
+    )
     return proc, json.loads(proc.stdout.readline())
 
 
 def _impatient(c, m):
     """Ask a hint, then move at once without waiting for it (each turn)."""
-    if m["type"] == "state" and m["seated"] and c.obs is not None and c.obs.my_turn \
-            and c.obs.turn_moves():
+    if (
+        m["type"] == "state"
+        and m["seated"]
+        and c.obs is not None
+        and c.obs.my_turn
+        and c.obs.turn_moves()
+    ):
         c.seq += 1
         c.send({"type": "hint", "seq": c.seq})
         c.seq += 1
@@ -54,8 +83,19 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
     player's hints are answered with a hint.  Before the fix the
     dropped hints were still worked out one after the other, the queue stayed full, and the
     impatient and the patient alike were told "busy"."""
-    proc, info = _serve(tmp_path, "--tables", "11", "--players", "3", "--deals", "50",
-                        "--hints", "1000", "--seed", "4")
+    proc, info = _serve(
+        tmp_path,
+        "--tables",
+        "11",
+        "--players",
+        "3",
+        "--deals",
+        "50",
+        "--hints",
+        "1000",
+        "--seed",
+        "4",
+    )
     codes = [t["code"] for t in info["tables"]]
     clients = []
     patient_asked: dict[int, float] = {}
@@ -63,30 +103,53 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
 
     def patient(c, m):
         with lock:
-            if m["type"] == "state" and m["seated"] and c.obs is not None and c.obs.my_turn \
-                    and c.obs.turn_moves() and c.obs.started:
+            if (
+                m["type"] == "state"
+                and m["seated"]
+                and c.obs is not None
+                and c.obs.my_turn
+                and c.obs.turn_moves()
+                and c.obs.started
+            ):
                 key = (m["deal"], len(c.obs.history))
                 if key in patient_asked or len(patient_asked) >= 3:
                     return
                 patient_asked[key] = time.monotonic()
                 c.seq += 1
                 c.send({"type": "hint", "seq": c.seq})
-            elif m["type"] == "reply" and m.get("to") == "hint" and c.obs is not None \
-                    and c.obs.my_turn and c.obs.turn_moves():
+            elif (
+                m["type"] == "reply"
+                and m.get("to") == "hint"
+                and c.obs is not None
+                and c.obs.my_turn
+                and c.obs.turn_moves()
+            ):
                 c.seq += 1
-                c.send({"type": "act", "action": action_to_json(c.obs.turn_moves()[0]),
-                        "seq": c.seq})
+                c.send(
+                    {"type": "act", "action": action_to_json(c.obs.turn_moves()[0]), "seq": c.seq}
+                )
+
     try:
         for k in range(10):
-            clients.append(RawClient(info["address"], {"type": "join", "code": codes[k],
-                                                       "name": f"Imp{k}"}, play=False,
-                                     on_message=_impatient))
-        time.sleep(2.0)                     # the ten are at it before the patient one asks
-        pat = RawClient(info["address"], {"type": "join", "code": codes[10], "name": "Pat"},
-                        play=False, on_message=patient)
+            clients.append(
+                RawClient(
+                    info["address"],
+                    {"type": "join", "code": codes[k], "name": f"Imp{k}"},
+                    play=False,
+                    on_message=_impatient,
+                )
+            )
+        time.sleep(2.0)  # the ten are at it before the patient one asks
+        pat = RawClient(
+            info["address"],
+            {"type": "join", "code": codes[10], "name": "Pat"},
+            play=False,
+            on_message=patient,
+        )
 
         def answers():
             return [m for m in pat.of("reply") if m.get("to") == "hint"]
+
         assert _wait(lambda: len(answers()) >= 3, 90), (pat.messages[-3:], patient_asked)
         impatient = [m for c in clients for m in c.of("reply") if m.get("to") == "hint"]
     finally:
@@ -104,9 +167,15 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
     # refused: dropped (the position moved on), or the table's budget when this client, which
     # asks at every state that shows its turn, was sent two states of one turn (a claim's line
     # goes after the state that shows the claim)
-    assert all(m["text"] in ("The hint came after the position changed: it is dropped.",
-                             "One hint a turn: you have had this turn's.")
-               for m in impatient if not m["ok"]), {m["text"] for m in impatient if not m["ok"]}
+    assert all(
+        m["text"]
+        in (
+            "The hint came after the position changed: it is dropped.",
+            "One hint a turn: you have had this turn's.",
+        )
+        for m in impatient
+        if not m["ok"]
+    ), {m["text"] for m in impatient if not m["ok"]}
     assert any(m["text"].endswith("it is dropped.") for m in impatient)
     assert [m["ok"] for m in answers()] == [True, True, True], answers()
     assert all(m["text"].startswith("Hint: ") for m in answers())
@@ -151,8 +220,11 @@ def test_the_hint_worker_ends_with_the_server_however_it_ends(tmp_path, sig):
     within a few seconds neither the worker nor multiprocessing's resource tracker is left
     (before: both stayed, about 110 MB each)."""
     proc, info = _serve(tmp_path, "--players", "3", "--deals", "5", "--seed", "2")
-    c = RawClient(info["address"], {"type": "join", "code": info["tables"][0]["code"],
-                                    "name": "Ann"}, idle_from_deal=1)
+    c = RawClient(
+        info["address"],
+        {"type": "join", "code": info["tables"][0]["code"], "name": "Ann"},
+        idle_from_deal=1,
+    )
     try:
         assert _wait(lambda: c.obs is not None and c.obs.my_turn, 20)
         c.send({"type": "hint", "seq": 7})
@@ -166,5 +238,5 @@ def test_the_hint_worker_ends_with_the_server_however_it_ends(tmp_path, sig):
     _wait(lambda: not [p for p in helpers if _alive(p)], 10)
     left = [p for p in helpers if _alive(p)]
     for p in left:
-        os.kill(p, signal.SIGKILL)          # never left running, whatever the test says
+        os.kill(p, signal.SIGKILL)  # never left running, whatever the test says
     assert left == [], f"{len(left)} of the server's {len(helpers)} helper processes outlived it"

@@ -19,17 +19,29 @@ from tutor.app.tables import protocol as P
 pytestmark = pytest.mark.fuzz
 
 KEYS = sorted(set().union(*P.CLIENT_KEYS.values()) | {"zz", "v"})
-VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False, allow_infinity=False)
-                      | st.text(max_size=60),
-                      lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.sampled_from(["player", "action", "cards", "hand",
-                                                          "table", "oversight"]), inner,
-                                        max_size=4), max_leaves=6)
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=60),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["player", "action", "cards", "hand", "table", "oversight"]),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=6,
+)
 
 
 @fuzz_settings(cost=0.001, short=200)
-@given(kind=st.sampled_from(P.CLIENT_TYPES),
-       body=st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=5))
+@given(
+    kind=st.sampled_from(P.CLIENT_TYPES),
+    body=st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=5),
+)
 def test_a_hostile_message_is_read_or_refused_in_one_line(kind, body):
     obj = {"v": 1, **body, "type": kind}
     try:
@@ -45,8 +57,10 @@ SERVER_KEYS = sorted(set().union(*(a | b for a, b in P.SERVER_KEYS.values())) | 
 
 
 @fuzz_settings(cost=0.001, short=200)
-@given(kind=st.sampled_from(P.SERVER_TYPES),
-       body=st.dictionaries(st.sampled_from(SERVER_KEYS), VALUES, max_size=8))
+@given(
+    kind=st.sampled_from(P.SERVER_TYPES),
+    body=st.dictionaries(st.sampled_from(SERVER_KEYS), VALUES, max_size=8),
+)
 def test_a_malformed_server_message_is_read_or_refused_in_one_line(kind, body):
     """The other direction: what a client reads from a server (a hostile one, or one of
     another version) is its type's model or one line naming the key at fault."""
@@ -61,13 +75,38 @@ def test_a_malformed_server_message_is_read_or_refused_in_one_line(kind, body):
 
 
 def test_a_server_message_of_the_wrong_shape_names_its_key():
-    with pytest.raises(P.Refused, match=r"^the server sent a message this client cannot read: "
-                                        r"state: clock\.left: must be a number$"):
-        P.read_server(json.dumps({
-            "v": 1, "type": "state", "table": 1, "deal": 1, "game": "", "names": [],
-            "totals": [], "away": [], "cause": None, "played": 0, "games": 1, "seated": True,
-            "clock": {"seat": 0, "kind": "move", "deadline": 1.0, "left": "soon",
-                      "move_left": None, "reserve": []}, "obs": {}}))
+    with pytest.raises(
+        P.Refused,
+        match=r"^the server sent a message this client cannot read: "
+        r"state: clock\.left: must be a number$",
+    ):
+        P.read_server(
+            json.dumps(
+                {
+                    "v": 1,
+                    "type": "state",
+                    "table": 1,
+                    "deal": 1,
+                    "game": "",
+                    "names": [],
+                    "totals": [],
+                    "away": [],
+                    "cause": None,
+                    "played": 0,
+                    "games": 1,
+                    "seated": True,
+                    "clock": {
+                        "seat": 0,
+                        "kind": "move",
+                        "deadline": 1.0,
+                        "left": "soon",
+                        "move_left": None,
+                        "reserve": [],
+                    },
+                    "obs": {},
+                }
+            )
+        )
 
 
 def _an_observation():
@@ -76,6 +115,7 @@ def _an_observation():
     from tutor.engine.deal import new_deal
     from tutor.engine.observe import observe
     from tutor.engine.sources import default_library
+
     rs = default_library().ruleset("parlett", 4)
     d = new_deal(rs, 4, 0, random.Random(5))
     for _ in range(9):
@@ -90,6 +130,7 @@ def test_an_observation_with_a_bad_value_is_read_or_refused_in_one_line(key, val
     refused as a RecordError of one line that names the key."""
     from tutor.engine.errors import RecordError
     from tutor.engine.observe import Observation
+
     obj = {**_an_observation().to_json(), key: value}
     try:
         Observation.from_json(json.loads(json.dumps(obj)))
@@ -101,13 +142,16 @@ def test_an_observation_with_a_bad_value_is_read_or_refused_in_one_line(key, val
 def test_an_observations_refusal_names_its_key():
     from tutor.engine.errors import RecordError
     from tutor.engine.observe import Observation
+
     good = _an_observation().to_json()
     assert Observation.from_json(json.loads(json.dumps(good))) == _an_observation()
-    for bad, said in (({"players": 60}, "players: must be at most 52"),
-                      ({"seat": 7}, "seat: must be a seat from 0 to 3"),
-                      ({"hand": ["7H", "ZZ"]}, "hand: "),
-                      ({"payments": [[0, "nobody", 1]]}, "payments[0][1]"),
-                      ({"zz": 1}, "zz: is not a key here")):
+    for bad, said in (
+        ({"players": 60}, "players: must be at most 52"),
+        ({"seat": 7}, "seat: must be a seat from 0 to 3"),
+        ({"hand": ["7H", "ZZ"]}, "hand: "),
+        ({"payments": [[0, "nobody", 1]]}, "payments[0][1]"),
+        ({"zz": 1}, "zz: is not a key here"),
+    ):
         with pytest.raises(RecordError, match="^" + re.escape(said)):
             Observation.from_json({**good, **bad})
 
@@ -117,6 +161,7 @@ def test_the_settlement_row_model_has_the_engines_fields():
     fields, in order: a field added to the engine fails here, not at a client."""
     from tutor.app.tables.messages import SettlementRow
     from tutor.engine.deal import SeatSettlement
+
     assert tuple(SettlementRow.model_fields) == SeatSettlement._fields
 
 
@@ -125,5 +170,6 @@ def test_the_server_standings_shape_is_the_clients_model():
     reads) hold the same keys: the two declarations cannot drift apart."""
     from tutor.app.tables.messages import StandingRow, TeamRow
     from tutor.app.tables.tournament import StandingData, TeamData
+
     assert set(StandingData.__annotations__) == set(StandingRow.model_fields)
     assert set(TeamData.__annotations__) == set(TeamRow.model_fields)

@@ -41,8 +41,6 @@ def _journal(folder, table=1):
     return dict(head["record"], actions=[json.loads(x) for x in lines[1:]])
 
 
-
-
 def _settled(read, quiet=0.5, timeout=15.0):
     """Wait until ``read()`` has not changed for ``quiet`` seconds (a screen done drawing,
     however loaded the machine), at most ``timeout`` seconds; True when it settled."""
@@ -59,15 +57,32 @@ def _settled(read, quiet=0.5, timeout=15.0):
 
 
 def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
-                 "--pace", "0", "--gap", "1.5", "--seed", "5", "--people", "2")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--bots",
+        "club",
+        "--pace",
+        "0",
+        "--gap",
+        "1.5",
+        "--seed",
+        "5",
+        "--people",
+        "2",
+    )
     try:
         ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann", extra=["claim kings", "hand"])
         bob = PipedPlayer(tmp_path, srv.address, srv.code, "Bob")
         # the organiser's view while the match is played: never a hand
         assert _wait(lambda: "Table ·" in ann.out, 20)
-        watch = laugh(tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"],
-                      "--once")
+        watch = laugh(
+            tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"], "--once"
+        )
         assert watch.returncode == 0, watch.stderr
         assert "Table 1 ·" in watch.stdout and "Your hand" not in watch.stdout
         bad = laugh(tmp_path, "table", "watch", srv.address, "--admin", "NOTTHIS1", "--once")
@@ -102,19 +117,42 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
     """The always-open watch, piped: a claim line written while another person is to move
     (and keeps the table waiting) is sent at once and refereed blind; no line is asked for
     in between (the client never says whether anything is open)."""
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
-                 "--pace", "0", "--gap", "0.5", "--seed", "5", "--people", "2")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--bots",
+        "club",
+        "--pace",
+        "0",
+        "--gap",
+        "0.5",
+        "--seed",
+        "5",
+        "--people",
+        "2",
+    )
     idle = ann = None
     try:
-        idle = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Idle"},
-                         idle_from_deal=2)      # Idle plays deal 1, then keeps deal 2 waiting
+        idle = RawClient(
+            srv.address, {"type": "join", "code": srv.code, "name": "Idle"}, idle_from_deal=2
+        )  # Idle plays deal 1, then keeps deal 2 waiting
         ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann")
 
         def idle_holds_the_table():
             o = idle.obs
-            return o is not None and idle.deal == 2 and not ann.out.endswith("> ") \
-                and "Table · Deal 2" in ann.out and "You" in ann.out.split("Table · Deal 2")[-1] \
+            return (
+                o is not None
+                and idle.deal == 2
+                and not ann.out.endswith("> ")
+                and "Table · Deal 2" in ann.out
+                and "You" in ann.out.split("Table · Deal 2")[-1]
                 and (o.my_turn or (not o.started and o.seat == o.dealer and bool(o.free_moves())))
+            )
+
         assert _wait(idle_holds_the_table, 30), ann.out[-1500:]
         # the table's last redraw done before the claim is typed (under load, a fixed pause
         # let a redraw land after ``before`` and the echo was not the first thing after it)
@@ -122,19 +160,23 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
         held, mover = len(idle.obs.history), idle.obs.to_move
         before = ann.out
         ann._write("claim kings")
-        assert _wait(lambda: FALSE_CLAIM_TEXT in ann.out[len(before):]
-                     or "You claim" in ann.out[len(before):], 15), ann.out[-1500:]
-        after = ann.out[len(before):]
+        assert _wait(
+            lambda: (
+                FALSE_CLAIM_TEXT in ann.out[len(before) :] or "You claim" in ann.out[len(before) :]
+            ),
+            15,
+        ), ann.out[-1500:]
+        after = ann.out[len(before) :]
         assert after.startswith("watch> claim kings\n")
-        assert len(idle.obs.history) == held and idle.obs.to_move == mover    # still waiting
+        assert len(idle.obs.history) == held and idle.obs.to_move == mover  # still waiting
         assert ann.out.count("watch> ") == 1 and ann.lines_sent.count("claim kings") == 1
         before = ann.out
-        ann.proc.stdin.write(b"claim \xff\xfe\n")     # bytes that are not text: one line
+        ann.proc.stdin.write(b"claim \xff\xfe\n")  # bytes that are not text: one line
         ann.proc.stdin.flush()
-        said = ("That line is not text", "could not read")     # as stdin decodes them
-        assert _wait(lambda: any(x in ann.out[len(before):] for x in said), 15), ann.out[-800:]
+        said = ("That line is not text", "could not read")  # as stdin decodes them
+        assert _wait(lambda: any(x in ann.out[len(before) :] for x in said), 15), ann.out[-800:]
         assert ann.out.count("watch> ") == 2 and len(idle.obs.history) == held
-        idle.idle_from_deal = None                  # then Idle plays, and the match ends
+        idle.idle_from_deal = None  # then Idle plays, and the match ends
         o = idle.obs
         if o.my_turn:
             idle.send({"type": "act", "action": action_to_json(o.turn_moves()[0])})
@@ -155,11 +197,28 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
 
 
 def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
-    srv = Server(tmp_path, tmp_path / "srv", "--ruleset", "porges", "--players", "5",
-                 "--deals", "2", "--bots", "beginner", "--pace", "0", "--gap", "0.3",
-                 "--seed", "11")
-    clients = [RawClient(srv.address, {"type": "join", "code": srv.code, "name": n})
-               for n in ("Ann", "Bob")]
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--ruleset",
+        "porges",
+        "--players",
+        "5",
+        "--deals",
+        "2",
+        "--bots",
+        "beginner",
+        "--pace",
+        "0",
+        "--gap",
+        "0.3",
+        "--seed",
+        "11",
+    )
+    clients = [
+        RawClient(srv.address, {"type": "join", "code": srv.code, "name": n})
+        for n in ("Ann", "Bob")
+    ]
     try:
         assert all(c.done.wait(60) for c in clients)
     finally:
@@ -183,7 +242,8 @@ def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
             raw = json.dumps(body, ensure_ascii=False)
             named = set(_CARD.findall(raw)) | {
                 p[:-1].replace("10", "T") + "CDHS"["♣♦♥♠".index(p[-1])]
-                for p in _PRETTY.findall(raw)}
+                for p in _PRETTY.findall(raw)
+            }
             assert not named & hidden, (m["type"], named & hidden)
             assert "pack" not in raw
             checked += 1
@@ -197,37 +257,65 @@ def _shapes(messages):
     the second's."""
     from tutor.app.tables.messages import read_server_message
     from tutor.app.tables.protocol import SERVER_KEYS
+
     seen = set()
     for m in messages:
         always, sometimes = SERVER_KEYS[m["type"]]
         keys = set(m) - {"v", "type"}
         assert always <= keys <= always | sometimes, (m["type"], keys ^ always)
-        read_server_message(m)          # and the shape of every value (ValueError: one line)
+        read_server_message(m)  # and the shape of every value (ValueError: one line)
         seen.add(m["type"])
     return seen
 
 
 def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
-                 "--pace", "0", "--gap", "2", "--seed", "3", "--wait", "0.2")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--bots",
+        "club",
+        "--pace",
+        "0",
+        "--gap",
+        "2",
+        "--seed",
+        "3",
+        "--wait",
+        "0.2",
+    )
     try:
         honest = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
-        wrong = RawClient(srv.address, {"type": "join", "code": "WRONG234", "name": "Eve"},
-                          play=False)
+        wrong = RawClient(
+            srv.address, {"type": "join", "code": "WRONG234", "name": "Eve"}, play=False
+        )
         assert wrong.done.wait(10)
         assert wrong.of("refused")[0]["text"] == "no table has that code"
-        hostile = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Mal"},
-                            play=False)
+        hostile = RawClient(
+            srv.address, {"type": "join", "code": srv.code, "name": "Mal"}, play=False
+        )
         assert _wait(lambda: hostile.seat is not None, 10)
         other = next(q for q in range(3) if q != hostile.seat)
         hostile.ws.send("{{{ not json")
         hostile.ws.send(b"\x00\x01\x02")
         hostile.ws.send(json.dumps({"v": 1, "type": "ping", "pad": "x" * 10_000}))
-        hostile.send({"type": "act", "action": {"player": other, "action": "lie_down",
-                                                "cards": []}})
-        hostile.send({"type": "claim", "action": {"player": other, "action": "claim",
-                                                  "oversight": "split_prial",
-                                                  "cards": ["7H", "7S"]}})
+        hostile.send(
+            {"type": "act", "action": {"player": other, "action": "lie_down", "cards": []}}
+        )
+        hostile.send(
+            {
+                "type": "claim",
+                "action": {
+                    "player": other,
+                    "action": "claim",
+                    "oversight": "split_prial",
+                    "cards": ["7H", "7S"],
+                },
+            }
+        )
         assert _wait(lambda: len(hostile.of("refused")) >= 5, 10), hostile.of("refused")
         texts = [m["text"] for m in hostile.of("refused")]
         assert texts[0].startswith("not a message: not JSON")
@@ -235,18 +323,20 @@ def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
         assert texts[2].startswith("message too large: 10,")
         assert all(t.startswith("that action is for seat") for t in texts[3:5])
         assert all("\n" not in t for t in texts)
-        for k in range(1000):                                   # a thousand in a second
+        for k in range(1000):  # a thousand in a second
             hostile.send({"type": "ping", "seq": k})
-        assert _wait(lambda: any(m["text"].startswith("too many messages")
-                                 for m in hostile.of("refused")), 10)
+        assert _wait(
+            lambda: any(m["text"].startswith("too many messages") for m in hostile.of("refused")),
+            10,
+        )
         assert len(hostile.of("pong")) <= 80
         flood = [m for m in hostile.of("refused") if m["text"].startswith("too many")]
         assert len(flood) <= 3
         huge = RawClient(srv.address, None, play=False)
-        huge.ws.send("x" * 200_000)                           # over the frame cap: closed
+        huge.ws.send("x" * 200_000)  # over the frame cap: closed
         assert huge.done.wait(10) and huge.closed_code == 1009
-        hostile.play = True                                     # then it plays its seat
-        hostile.close()                                         # ... or rather goes away
+        hostile.play = True  # then it plays its seat
+        hostile.close()  # ... or rather goes away
         assert honest.done.wait(90), [m["type"] for m in honest.messages][-5:]
     finally:
         for c in ("honest", "wrong", "hostile", "huge"):
@@ -264,56 +354,82 @@ def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
 
 def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_path):
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "3", "--bots", "club",
-                 "--pace", "0", "--gap", "0.5", "--wait", "2", "--seed", "9")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "3",
+        "--bots",
+        "club",
+        "--pace",
+        "0",
+        "--gap",
+        "0.5",
+        "--wait",
+        "2",
+        "--seed",
+        "9",
+    )
     try:
-        a = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
-                      idle_from_deal=2)     # Ann plays deal 1, then stops at her first turn
+        a = RawClient(
+            srv.address, {"type": "join", "code": srv.code, "name": "Ann"}, idle_from_deal=2
+        )  # Ann plays deal 1, then stops at her first turn
         assert _wait(lambda: a.deal == 2 and a.obs.my_turn, 30)
         stood = len(a.obs.history)
         seat, token = a.seat, a.token
-        a.close()                       # ... and drops: the deal waits for her
+        a.close()  # ... and drops: the deal waits for her
 
-        zed = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
-                                      "token": token}, play=False)
-        assert zed.done.wait(10)                # a token takes its seat under its name only
-        assert zed.of("refused")[0]["text"] == "that seat code takes back the seat of Ann: join " \
-                                               "as Ann"
-        thief = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "ANN"},
-                          play=False)
-        assert thief.done.wait(10)              # nor does the name alone, Ann being away
+        zed = RawClient(
+            srv.address,
+            {"type": "join", "code": srv.code, "name": "Zed", "token": token},
+            play=False,
+        )
+        assert zed.done.wait(10)  # a token takes its seat under its name only
+        assert (
+            zed.of("refused")[0]["text"] == "that seat code takes back the seat of Ann: join as Ann"
+        )
+        thief = RawClient(
+            srv.address, {"type": "join", "code": srv.code, "name": "ANN"}, play=False
+        )
+        assert thief.done.wait(10)  # nor does the name alone, Ann being away
         assert "kept for ANN" in thief.of("refused")[0]["text"] and not thief.of("state")
-        b = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann",
-                                    "token": token}, play=False)
+        b = RawClient(
+            srv.address,
+            {"type": "join", "code": srv.code, "name": "Ann", "token": token},
+            play=False,
+        )
         assert _wait(lambda: b.of("state"), 10)
         welcome = b.of("welcome")[0]
-        assert welcome["back"] and welcome["seat"] == seat      # the token takes the seat back
+        assert welcome["back"] and welcome["seat"] == seat  # the token takes the seat back
         st = b.of("state")[0]
         assert st["deal"] == 2 and st["obs"]["history_from"] == 0
-        assert st["obs"]["actions"] == stood and st["obs"]["to_move"] == seat   # where it stood
+        assert st["obs"]["actions"] == stood and st["obs"]["to_move"] == seat  # where it stood
         b.close()
-        time.sleep(0.5)         # her turns wait 2 s, then a computer player moves for her
+        time.sleep(0.5)  # her turns wait 2 s, then a computer player moves for her
     finally:
         rc = srv.stop()
     assert rc == 0
-    assert len(_records(folder)) == 1                           # deal 2 was in play
+    assert len(_records(folder)) == 1  # deal 2 was in play
     part = _journal(folder)
     assert "result" not in part and part["pack"] != _records(folder)[-1]["pack"]
     assert len(part["actions"]) >= st["obs"]["actions"]
     srv2 = Server(tmp_path, folder, resume=True)
     try:
-        assert srv2.code == srv.code                            # the same codes
-        back = RawClient(srv2.address, {"type": "join", "code": srv2.code, "name": "Ann",
-                                        "token": token})
+        assert srv2.code == srv.code  # the same codes
+        back = RawClient(
+            srv2.address, {"type": "join", "code": srv2.code, "name": "Ann", "token": token}
+        )
         assert back.done.wait(60), [m["type"] for m in back.messages][-5:]
         assert back.of("welcome")[0]["back"] and back.seat == seat
         first = back.of("state")[0]
-        assert first["obs"]["actions"] >= len(part["actions"])     # where it stood
+        assert first["obs"]["actions"] >= len(part["actions"])  # where it stood
     finally:
         back.close()
         srv2.stop()
     recs = _records(folder)
-    assert len(recs) == 3                                       # no deal lost, none twice
+    assert len(recs) == 3  # no deal lost, none twice
     check = laugh(tmp_path, "records", "check", str(folder / "table-1.jsonl"))
     assert check.returncode == 0 and "3 good, 0 bad" in check.stdout
     packs = [r["pack"] for r in recs]
@@ -324,12 +440,36 @@ def test_nothing_is_played_after_the_stop_saves_the_tables(tmp_path):
     """Computer players at full speed, then SIGTERM: the deal in play at the save is the one
     saved as unfinished, and no deal is recorded (nor begun) after it."""
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--bots", "beginner", "--pace", "0",
-                 "--gap", "0", "--start", "0", "--deals", "1000", "--seed", "2")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--bots",
+        "beginner",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--start",
+        "0",
+        "--deals",
+        "1000",
+        "--seed",
+        "2",
+    )
     try:
         assert _wait(lambda: len(_records(folder)) >= 3, 30)
-        watch = laugh(tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"],
-                      "--once", timeout=20)            # the loop answers while they play
+        watch = laugh(
+            tmp_path,
+            "table",
+            "watch",
+            srv.address,
+            "--admin",
+            srv.info["admin"],
+            "--once",
+            timeout=20,
+        )  # the loop answers while they play
         assert watch.returncode == 0 and "Table 1 ·" in watch.stdout
     finally:
         rc = srv.stop(timeout=10)

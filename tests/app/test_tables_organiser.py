@@ -23,22 +23,41 @@ pytest.importorskip("websockets")
 HOSTILE = "<b>Eve</b>=1+1"
 
 
-
-
 def _evening(tmp_path):
     """Three tables of three under --duplicate, a person with a livery at each (one of them
     with a hostile name) and the rest computer players, played to the end; returns the server (still
     running) and the people's clients."""
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--tables", "3",
-                 "--duplicate", "--pace", "0", "--gap", "0", "--seed", "21", "--people", "1",
-                 "--move-time", "0")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--tables",
+        "3",
+        "--duplicate",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--seed",
+        "21",
+        "--people",
+        "1",
+        "--move-time",
+        "0",
+    )
     codes = [t["code"] for t in srv.info["tables"]]
-    ann = RawClient(srv.address, {"type": "join", "code": codes[0], "name": "Ann",
-                                  "livery": "Cutlers"})
-    eve = RawClient(srv.address, {"type": "join", "code": codes[1], "name": HOSTILE,
-                                  "livery": "Vintners"})
-    bob = RawClient(srv.address, {"type": "join", "code": codes[2], "name": "Bob",
-                                  "livery": "Cutlers"})
+    ann = RawClient(
+        srv.address, {"type": "join", "code": codes[0], "name": "Ann", "livery": "Cutlers"}
+    )
+    eve = RawClient(
+        srv.address, {"type": "join", "code": codes[1], "name": HOSTILE, "livery": "Vintners"}
+    )
+    bob = RawClient(
+        srv.address, {"type": "join", "code": codes[2], "name": "Bob", "livery": "Cutlers"}
+    )
     return srv, [ann, eve, bob]
 
 
@@ -47,13 +66,18 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
     admin = srv.info["admin"]
     folder = srv.folder
     try:
-        assert _wait(lambda: (folder / "standings.csv").exists()
-                     and (folder / "standings.html").exists(), 90), srv.log()[-2000:]
+        assert _wait(
+            lambda: (folder / "standings.csv").exists() and (folder / "standings.html").exists(), 90
+        ), srv.log()[-2000:]
         time.sleep(0.5)
         late = RawClient(srv.address, {"type": "watch", "admin": admin}, play=False)
         assert _wait(lambda: late.of("overview"), 10)
-        once = laugh_process(["table", "watch", srv.address, "--admin", admin, "--once"], None,
-                             env(tmp_path), timeout=60)
+        once = laugh_process(
+            ["table", "watch", srv.address, "--admin", admin, "--once"],
+            None,
+            env(tmp_path),
+            timeout=60,
+        )
     finally:
         for c in people + ([late] if "late" in locals() else []):
             c.close()
@@ -66,13 +90,15 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
     assert "joined" in events and "match_over" in events and "files" in events, events
     assert sum(1 for m in past if m["event"] == "joined") == 3
     said = [m["text"] for m in past if m["event"] == "files"]
-    assert f"The final standings are written in {folder}: standings.csv and standings.html" \
-        in said, said
-    assert any("score sheets are written in" in x and str(folder / "sheets") in x
-               for x in said), said
+    assert (
+        f"The final standings are written in {folder}: standings.csv and standings.html" in said
+    ), said
+    assert any("score sheets are written in" in x and str(folder / "sheets") in x for x in said), (
+        said
+    )
     line = [m["text"] for m in past if m["event"] == "standings"][-1]
     assert "vs same cards" in line and "; liveries: " in line and "Cutlers" in line, line
-    assert "(computer)" not in line, line           # the people's ranking alone
+    assert "(computer)" not in line, line  # the people's ranking alone
     final = [m for m in late.messages[:first] if m["type"] == "standings"]
     assert final and final[-1]["final"] and final[-1]["duplicate"]
     rows = final[-1]["rows"]
@@ -83,7 +109,8 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
     assert rows[0]["dup"] >= rows[1]["dup"] >= rows[2]["dup"]
     teams = {t["livery"]: t for t in final[-1]["teams"]}
     assert teams["Cutlers"]["people"] == 2 and teams["Cutlers"]["dup"] == pytest.approx(
-        sum(r["dup"] for r in rows if r["livery"] == "Cutlers"))
+        sum(r["dup"] for r in rows if r["livery"] == "Cutlers")
+    )
     # watch --once: the history, the final standings with "vs same cards" and the liveries
     out = once.stdout
     assert once.returncode == 0, once.stderr
@@ -96,9 +123,10 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
     kinds = [r["kind"] for r in table]
     assert kinds == ["person"] * 3 + ["computer"] * 6 + ["livery"] * 2
     eve = next(r for r in table if r["livery"] == "Vintners" and r["kind"] == "person")
-    assert eve["name"] == HOSTILE                       # no leading formula sign here
+    assert eve["name"] == HOSTILE  # no leading formula sign here
     assert float(eve["vs_same_cards"]) == pytest.approx(
-        next(r["dup"] for r in rows if r["name"] == HOSTILE))
+        next(r["dup"] for r in rows if r["name"] == HOSTILE)
+    )
     html = (folder / "standings.html").read_text()
     assert "&lt;b&gt;Eve&lt;/b&gt;" in html and "<b>Eve</b>" not in html
     assert "vs same cards" in html and "Computer players" in html and "Liveries" in html
@@ -109,12 +137,25 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
 
 def test_a_name_that_would_be_a_formula_is_text_in_the_csv():
     from tutor.app.tables._standings_files import standings_csv
-    rows = [{"name": "=HYPERLINK(\"http://x\")", "table": 1, "seat": 0, "person": True,
-             "livery": "@Cutlers", "score": 3, "games": 2, "place": 1, "dup": -1.5}]
-    text = standings_csv(rows, [{"livery": "@Cutlers", "score": 3, "people": 1, "place": 1,
-                                 "dup": -1.5}], True)
+
+    rows = [
+        {
+            "name": '=HYPERLINK("http://x")',
+            "table": 1,
+            "seat": 0,
+            "person": True,
+            "livery": "@Cutlers",
+            "score": 3,
+            "games": 2,
+            "place": 1,
+            "dup": -1.5,
+        }
+    ]
+    text = standings_csv(
+        rows, [{"livery": "@Cutlers", "score": 3, "people": 1, "place": 1, "dup": -1.5}], True
+    )
     got = list(csv.DictReader(io.StringIO(text)))
-    assert got[0]["name"] == "'=HYPERLINK(\"http://x\")" and got[0]["livery"] == "'@Cutlers"
+    assert got[0]["name"] == '\'=HYPERLINK("http://x")' and got[0]["livery"] == "'@Cutlers"
     assert got[0]["vs_same_cards"] == "-1.5" and got[1]["kind"] == "livery"
 
 
@@ -122,8 +163,22 @@ def test_a_resumed_server_sends_a_new_view_the_history_since_the_start(tmp_path)
     """The history a newly opened view is sent survives a stop and --resume (read back from
     events.jsonl)."""
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "30", "--pace", "0.05",
-                 "--gap", "0", "--seed", "5", "--move-time", "0")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "30",
+        "--pace",
+        "0.05",
+        "--gap",
+        "0",
+        "--seed",
+        "5",
+        "--move-time",
+        "0",
+    )
     ann = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
     try:
         assert _wait(lambda: len(ann.of("deal_over")) >= 1, 60)

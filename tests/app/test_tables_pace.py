@@ -35,13 +35,12 @@ def _table_settings(rulesets, players=3, **kw):
     return Settings(rulesets["parlett"], players, level("club"), **kw)
 
 
-
-
 def test_the_first_deal_waits_for_every_seat_by_default():
     """``--people`` left out: the table's player count, not 1 (with 1, the first deal began a
     second after the first person sat, and the rest were told "from the next deal")."""
-    args = build_parser().parse_args(["table", "serve", "--players", "5", "--ruleset",
-                                      "inter-livery-2018"])
+    args = build_parser().parse_args(
+        ["table", "serve", "--players", "5", "--ruleset", "inter-livery-2018"]
+    )
     assert _settings(args, 3).people == 5
     args = build_parser().parse_args(["table", "serve", "--players", "4", "--people", "2"])
     assert _settings(args, 1).people == 2
@@ -49,14 +48,15 @@ def test_the_first_deal_waits_for_every_seat_by_default():
 
 def test_a_table_says_what_it_waits_for_and_whom(rulesets):
     t = Table(1, "C", _table_settings(rulesets, people=3))
-    assert t.waits(0.0) == ("The table waits for 3 more people (0 of 3 seats taken), or for "
-                            "the organiser to start it.")
+    assert t.waits(0.0) == (
+        "The table waits for 3 more people (0 of 3 seats taken), or for the organiser to start it."
+    )
     t.join("Ann", None, 0.0)
     t.join("Bob", None, 0.1)
     text = t.waits(0.2)
     assert text is not None and "1 more person" in text and "Ann" in text and "Bob" in text
     t.tick(30.0)
-    assert t.deal is None                       # two of three: no deal begins by itself
+    assert t.deal is None  # two of three: no deal begins by itself
     t.join("Cy", None, 31.0)
     assert t.waits(31.0) is None and t.next_wake() == pytest.approx(32.0)
     t.tick(32.0)
@@ -76,22 +76,34 @@ def test_a_held_table_tells_its_players_for_whom_it_waits(tmp_path):
     """Over the network: a player at a table started with ``--hold`` is told at once that it
     waits for the organiser, and who sits there; the next person to sit is named to both;
     once the organiser starts it, the waiting ends (text null) and the deal comes."""
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--hold",
-                 "--pace", "0", "--gap", "0", "--seed", "8")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--hold",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--seed",
+        "8",
+    )
     ann = bob = org = None
     try:
-        ann = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
-                        play=True)
+        ann = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"}, play=True)
         assert _wait(lambda: ann.of("waiting"))
         first = ann.of("waiting")[0]["text"]
         assert first == "The table waits for the organiser to start it (1 of 3 seats taken: Ann)."
-        bob = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Bob"},
-                        play=True)
+        bob = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Bob"}, play=True)
         assert _wait(lambda: bob.of("waiting") and len(ann.of("waiting")) >= 2)
         for c in (ann, bob):
             assert "2 of 3 seats taken: " in c.of("waiting")[-1]["text"]
-            assert {"Ann", "Bob"} <= set(c.of("waiting")[-1]["text"].split(": ")[-1]
-                                         .rstrip(").").split(", "))
+            assert {"Ann", "Bob"} <= set(
+                c.of("waiting")[-1]["text"].split(": ")[-1].rstrip(").").split(", ")
+            )
         assert not ann.of("state")
         org = RawClient(srv.address, {"type": "watch", "admin": srv.info["admin"]}, play=False)
         assert _wait(lambda: org.of("overview"))
@@ -132,9 +144,9 @@ def test_the_countdown_is_drawn_again_when_the_awaited_person_goes():
     c.clock = (now + 30.0, 30.0, 1, "move")
     look = c._events(5.0)[0][1]
     assert not look()
-    c.clock = (now + 30.2, 30.0, 1, "move")     # the same clock, a state later: no redraw
+    c.clock = (now + 30.2, 30.0, 1, "move")  # the same clock, a state later: no redraw
     assert not look()
-    c.clock = (now + 20.0, 20.0, 1, "away")     # Bob has left: a computer moves in 20 s
+    c.clock = (now + 20.0, 20.0, 1, "away")  # Bob has left: a computer moves in 20 s
     assert look()
 
 
@@ -151,6 +163,7 @@ def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
     from tutor.engine.deal import new_deal
     from tutor.engine.observe import observe
     from tutor.engine.sources import default_library
+
     rs = default_library().ruleset("inter-livery-2018", 5)
     rng = random.Random(4)
     deal = new_deal(rs, 5, 0, rng)
@@ -161,15 +174,14 @@ def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
     seam = ScriptedIO([], console)
     c = PlayerClient(seam, _Link(), "ws://x", "CODE", "Ann")
     c.rs, c.obs, c.seat, c.seated, c.deal = rs, obs, 0, True, 1
-    c.names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)",
-               "Mary (computer)"]
+    c.names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)", "Mary (computer)"]
     c.totals = [0, 3, -1, 2, 0]
     c.show()
     lines = [x.rstrip() for x in console.file.getvalue().splitlines() if x.strip()]
-    assert len(lines) <= 22, "\n".join(lines)             # and the prompt, the countdown
-    assert lines[0].startswith("1 point per pair won") and lines[1].lstrip("▶ ").startswith(
-        "You")
+    assert len(lines) <= 22, "\n".join(lines)  # and the prompt, the countdown
+    assert lines[0].startswith("1 point per pair won") and lines[1].lstrip("▶ ").startswith("You")
     from tutor.puzzles.board import pile_text
+
     text = "\n".join(lines)
     for q, name in enumerate(["You", "Bess (bot)", "Anne (bot)", "Ralph (bot)", "Mary (bot)"]):
         if obs.won[q]:
@@ -182,8 +194,18 @@ def _seed_bob_first(rulesets):
     player deals and Bob begins: with Bob gone, the deal waits for him (``--wait``) before
     Ann's turn comes."""
     for seed in range(1, 500):
-        s = Settings(rulesets["parlett"], 3, level("beginner"), deals=2, pace=0.0, gap=0.0,
-                     seed=seed, move_time=0.3, reserve=0.0, people=2)
+        s = Settings(
+            rulesets["parlett"],
+            3,
+            level("beginner"),
+            deals=2,
+            pace=0.0,
+            gap=0.0,
+            seed=seed,
+            move_time=0.3,
+            reserve=0.0,
+            people=2,
+        )
         t = Table(1, "X", s)
         ann, bob = t.join("Ann", None, 0.0).seat, t.join("Bob", None, 0.0).seat
         now = 0.0
@@ -192,8 +214,12 @@ def _seed_bob_first(rulesets):
             t.tick(now)
         t.tick(now + 0.1)
         d = t.deal
-        if d is not None and len(t.match.deals) == 1 and d.dealer not in (ann, bob) \
-                and d.to_move == bob:
+        if (
+            d is not None
+            and len(t.match.deals) == 1
+            and d.dealer not in (ann, bob)
+            and d.to_move == bob
+        ):
             return seed
     raise AssertionError("no such seed")
 
@@ -210,26 +236,38 @@ def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
     port = _free_port()
     tm = Tmux(f"t-pace-{os.getpid()}-{width}", tmp_path)
     laugh = f"{sys.executable} -m tutor"
-    serve = (f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
-             f"--bots beginner --deals 2 --gap 2 --pace 0 --seed {seed} --people 2 "
-             f"--move-time 0.3 --reserve 0 --wait 15 --dir {tmp_path}/srv")
+    serve = (
+        f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
+        f"--bots beginner --deals 2 --gap 2 --pace 0 --seed {seed} --people 2 "
+        f"--move-time 0.3 --reserve 0 --wait 15 --dir {tmp_path}/srv"
+    )
     tm.run("new-session", "-d", "-s", "srv", "-x", "100", "-y", "30", serve)
     tm.run("set-option", "-g", "remain-on-exit", "on")
     bob = None
     try:
         out = tm.wait_for("srv:0.0", r"laugh table join \S+ \w+ --name")
         code = re.search(r"table join \S+ (\w+) --name", out).group(1)
-        tm.run("new-session", "-d", "-s", "ann", "-x", str(width), "-y", "24",
-               f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name Ann")
+        tm.run(
+            "new-session",
+            "-d",
+            "-s",
+            "ann",
+            "-x",
+            str(width),
+            "-y",
+            "24",
+            f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name Ann",
+        )
         tm.wait_for("ann:0.0", r"You are at table 1")
-        bob = RawClient(f"ws://127.0.0.1:{port}", {"type": "join", "code": code,
-                                                    "name": "Bob"}, play=True)
+        bob = RawClient(
+            f"ws://127.0.0.1:{port}", {"type": "join", "code": code, "name": "Bob"}, play=True
+        )
         assert _wait(lambda: bob.of("deal_over"), 60)
-        bob.close()                                     # gone before the second deal
+        bob.close()  # gone before the second deal
         tm.wait_for("ann:0.0", r"The review stays until you press Enter", 10)
         tm.wait_for("ann:0.0", r"has begun: press Enter", 10)
         time.sleep(2.0)
-        shown = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout      # the screen only
+        shown = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout  # the screen only
         flat = " ".join(shown.split())
         assert "1 of 2 games played" in flat and "Table ·" not in flat, shown
         tm.run("send-keys", "-t", "ann:0.0", "Enter")
@@ -250,27 +288,45 @@ def test_every_command_of_the_organisers_guide_is_one_the_program_takes():
     import shlex
 
     from support import ROOT
+
     text = (ROOT / "docs" / "ORGANISER.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
     commands = []
     for block in blocks:
         joined = block.replace("\\\n", " ")
-        commands += [line.strip() for line in joined.splitlines()
-                     if line.strip().startswith("laugh ")]
+        commands += [
+            line.strip() for line in joined.splitlines() if line.strip().startswith("laugh ")
+        ]
     commands += re.findall(r"`(laugh table \w+ ws://[^`]+)`", text)
     assert len(commands) >= 8, commands
     parser = build_parser()
-    fill = {"ADDRESS": "127.0.0.1:7470", "ADMIN": "ABCDEFGH2345", "CODE1": "ABCDEFG234",
-            "TOKEN": "t0ken", "NAME": "Ann"}
+    fill = {
+        "ADDRESS": "127.0.0.1:7470",
+        "ADMIN": "ABCDEFGH2345",
+        "CODE1": "ABCDEFG234",
+        "TOKEN": "t0ken",
+        "NAME": "Ann",
+    }
     for cmd in commands:
-        words = [fill.get(w, w).replace("ws://ADDRESS", "ws://127.0.0.1:7470")
-                 for w in shlex.split(cmd.replace("…", "x")) if w != "--help"]
+        words = [
+            fill.get(w, w).replace("ws://ADDRESS", "ws://127.0.0.1:7470")
+            for w in shlex.split(cmd.replace("…", "x"))
+            if w != "--help"
+        ]
         try:
             parser.parse_args(words[1:])
         except SystemExit:
             raise AssertionError(f"the guide's command is refused: {cmd}") from None
-    serve_help = parser.parse_args(["table", "serve"])       # the options named in words
+    serve_help = parser.parse_args(["table", "serve"])  # the options named in words
     for option in re.findall(r"`(--[a-z-]+)", text):
         assert hasattr(serve_help, option[2:].replace("-", "_")) or option in (
-            "--name", "--livery", "--token", "--seat-code", "--admin", "--once", "--table", "--seat",
-            "--help"), option
+            "--name",
+            "--livery",
+            "--token",
+            "--seat-code",
+            "--admin",
+            "--once",
+            "--table",
+            "--seat",
+            "--help",
+        ), option

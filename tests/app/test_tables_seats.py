@@ -29,7 +29,7 @@ def test_a_seat_is_taken_back_by_its_token_alone(rulesets):
             t.join(name, None, 2.0)
     assert not t.seats[victor.seat].connected
     with pytest.raises(P.Refused, match="takes back the seat of Ann: join as Ann"):
-        t.join("Victor", ann.token, 2.0)            # a code takes its own seat, by its name
+        t.join("Victor", ann.token, 2.0)  # a code takes its own seat, by its name
     with pytest.raises(P.Refused, match="takes back the seat of Victor"):
         t.join("Mallory", victor.token, 2.0)
     with pytest.raises(P.WrongSeatCode):
@@ -37,21 +37,22 @@ def test_a_seat_is_taken_back_by_its_token_alone(rulesets):
     typed = " " + P.spaced(victor.token).lower() + " "
     back = t.join("victor", typed, 3.0)
     assert (back.seat, back.back, back.token) == (victor.seat, True, victor.token)
-    assert t.codes() == [None] * 3                  # no code for the organiser to give
+    assert t.codes() == [None] * 3  # no code for the organiser to give
     t.leave(victor.seat, 4.0)
     who, code = t.release(victor.seat)
     assert who == "Victor" and code != victor.token and t.codes()[victor.seat] == code
     with pytest.raises(P.Refused):
-        t.join("Victor", victor.token, 5.0)        # the old code no longer works
+        t.join("Victor", victor.token, 5.0)  # the old code no longer works
     with pytest.raises(P.Refused, match="kept for"):
-        t.join("Victor", None, 5.0)                 # nor the name: the new code alone
+        t.join("Victor", None, 5.0)  # nor the name: the new code alone
     again = t.join(None, code, 5.0)
     assert again.seat == victor.seat and again.token == code and again.back
-    assert t.codes() == [None] * 3                  # used: no longer on the organiser's page
+    assert t.codes() == [None] * 3  # used: no longer on the organiser's page
 
 
 def test_tokens_are_compared_in_constant_time_for_every_seat(rulesets, monkeypatch):
     import hmac
+
     calls = []
     real = hmac.compare_digest
     monkeypatch.setattr(hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
@@ -60,7 +61,7 @@ def test_tokens_are_compared_in_constant_time_for_every_seat(rulesets, monkeypat
     t.join("Bob", None, 0.0)
     calls.clear()
     t.join("Ann", first.token, 1.0)
-    assert len(calls) == 10                 # each seat's token and incoming token, no shortcut
+    assert len(calls) == 10  # each seat's token and incoming token, no shortcut
 
 
 def test_two_tables_never_share_a_pack_unless_duplicate(rulesets):
@@ -77,9 +78,9 @@ def test_two_tables_never_share_a_pack_unless_duplicate(rulesets):
             assert len(set(seeds)) == 1 and all(p == packs[0] for p in packs)
             assert len({t.match.first for t in tables}) == 1
         else:
-            assert len(set(seeds)) == 3 and seeds[0] != s.seed      # each its own, recorded
+            assert len(set(seeds)) == 3 and seeds[0] != s.seed  # each its own, recorded
             flat = [tuple(p) for ps in packs for p in ps]
-            assert len(set(flat)) == len(flat)                      # no pack twice anywhere
+            assert len(set(flat)) == len(flat)  # no pack twice anywhere
 
 
 def _played(deal):
@@ -87,12 +88,12 @@ def _played(deal):
 
     from tutor.engine.bots import play_out
     from tutor.engine.rule_bots import RandomBot
+
     play_out(deal, [RandomBot() for _ in range(deal.n)], random.Random(1))
     return deal
 
 
-def test_duplicate_play_keeps_the_tables_a_deal_apart_and_scores_against_the_same_cards(
-        rulesets):
+def test_duplicate_play_keeps_the_tables_a_deal_apart_and_scores_against_the_same_cards(rulesets):
     s = _settings(rulesets, players=3, deals=3, duplicate=True, start=0.0, wait=0.1, pace=0.0)
     fast, slow = Table(1, "A", s), Table(2, "B", s)
     tour = Tournament([fast, slow])
@@ -107,7 +108,7 @@ def test_duplicate_play_keeps_the_tables_a_deal_apart_and_scores_against_the_sam
         now = min(wakes)
         for t in (fast, slow):
             t.tick(now)
-        assert len(fast.match.deals) <= len(slow.match.deals) + 1   # never a deal ahead more
+        assert len(fast.match.deals) <= len(slow.match.deals) + 1  # never a deal ahead more
         if fast.playing:
             assert fast.match.next_game.index <= len(slow.match.deals)
     for k in range(3):
@@ -116,11 +117,13 @@ def test_duplicate_play_keeps_the_tables_a_deal_apart_and_scores_against_the_sam
     for r in rows:
         t = (fast, slow)[r["table"] - 1]
         mine = [d.returns()[r["seat"]] for d in t.match.deals]
-        both = [(a.returns()[r["seat"]] + b.returns()[r["seat"]]) / 2
-                for a, b in zip(fast.match.deals, slow.match.deals)]
+        both = [
+            (a.returns()[r["seat"]] + b.returns()[r["seat"]]) / 2
+            for a, b in zip(fast.match.deals, slow.match.deals)
+        ]
         assert r["dup"] == pytest.approx(sum(m - b for m, b in zip(mine, both)))
     assert sum(r["dup"] for r in rows) == pytest.approx(0)
-    for group in (True, False):         # the people first, ranked apart from the computers
+    for group in (True, False):  # the people first, ranked apart from the computers
         dups = [r["dup"] for r in rows if r["person"] == group]
         assert dups == sorted(dups, reverse=True)
     assert [r["person"] for r in rows] == sorted((r["person"] for r in rows), reverse=True)
@@ -134,7 +137,7 @@ def test_a_present_player_who_does_not_move_times_out_and_the_log_says_so(rulese
     c = t.clock(start + 1.0)
     assert c["seat"] == q and c["kind"] == "move" and c["left"] == pytest.approx(7.0)
     assert c["move_left"] == pytest.approx(4.0) and c["reserve"][q] == pytest.approx(3.0)
-    assert t.next_wake() == pytest.approx(start + 8.0)          # move time, then the reserve
+    assert t.next_wake() == pytest.approx(start + 8.0)  # move time, then the reserve
     n = len(t.deal.history)
     t.tick(start + 7.9)
     assert len(t.deal.history) == n and t.seats[q].connected
@@ -177,7 +180,7 @@ def test_a_deal_counts_for_a_person_only_from_the_deal_they_play(rulesets):
     t, drv = _joined(rulesets, people=("Ann",), deals=3, lv="beginner")
     tour = Tournament([t])
     drv.run(lambda: t.playing)
-    late = t.join("Bob", None, drv.now)                        # mid-deal: from the next one
+    late = t.join("Bob", None, drv.now)  # mid-deal: from the next one
     drv.people[late.seat] = "Bob"
     drv.run(lambda: t.over)
     assert t.seats[late.seat].since == 1
@@ -201,27 +204,29 @@ def test_the_named_first_dealer_is_kept_the_first_dealers_seat(rulesets):
     assert t.match.first not in others
     with pytest.raises(P.Refused, match="full"):
         t.join("Eve", None, 0.0)
-    for typed in ("victor", "Victor", "VICTOR"):        # the name alone, as anyone may type it
+    for typed in ("victor", "Victor", "VICTOR"):  # the name alone, as anyone may type it
         with pytest.raises(P.Refused, match="seat code the organiser gives"):
             t.join(typed, None, 0.0)
     with pytest.raises(P.Refused, match="join as Victor"):
-        t.join("Mallory", code, 0.0)                    # the code is Victor's, under his name
+        t.join("Mallory", code, 0.0)  # the code is Victor's, under his name
     got = t.join(None, code.lower(), 0.0)
     assert (got.seat, got.now, got.back) == (t.match.first, True, False)
     assert t.names[got.seat] == "Victor" and t.codes() == [None] * 5
     t.leave(got.seat, 1.0)
     with pytest.raises(P.Refused, match="kept for"):
         t.join("Victor", None, 2.0)
-    assert t.join("Victor", code, 2.0).back             # his code takes it back, as any seat's
+    assert t.join("Victor", code, 2.0).back  # his code takes it back, as any seat's
 
 
 def test_the_named_seat_s_code_survives_a_resume(rulesets, tmp_path):
     from tutor.app.tables._state import load_state, state_json
+
     s = _settings(rulesets, rid="inter-livery-2018", players=5, first_dealers=("Victor",))
     t = Table(1, "CXDECXDECX", s)
     code = t.codes()[t.match.first]
-    (tmp_path / "server.json").write_text(__import__("json").dumps(
-        state_json([t], "ADMXNCXDE234", 0)))
+    (tmp_path / "server.json").write_text(
+        __import__("json").dumps(state_json([t], "ADMXNCXDE234", 0))
+    )
     (tmp_path / "table-1.match.json").write_text(t.match.dumps())
     (back,), _, _ = load_state(tmp_path, rulesets)
     assert back.codes() == t.codes() and back.join(None, code, 0.0).seat == t.match.first
@@ -229,6 +234,7 @@ def test_the_named_seat_s_code_survives_a_resume(rulesets, tmp_path):
 
 def test_liveries_are_kept_and_totalled(rulesets):
     from tutor.app.tables.tournament import teams
+
     t, drv = _joined(rulesets, people=(), deals=2, lv="beginner", players=4)
     for name, livery in (("Ann", "Cutlers"), ("Bob", "Cutlers"), ("Cat", "Vintners")):
         drv.people[t.join(name, None, 0.0, livery).seat] = name
@@ -236,9 +242,9 @@ def test_liveries_are_kept_and_totalled(rulesets):
     rows = Tournament([t]).standings()
     got = {x["livery"]: x for x in teams(rows)}
     assert got["Cutlers"]["people"] == 2 and got["Cutlers"]["score"] == sum(
-        r["score"] for r in rows if r["livery"] == "Cutlers")
-    assert got["Vintners"]["people"] == 1 and not any(r["livery"] for r in rows
-                                                      if not r["person"])
+        r["score"] for r in rows if r["livery"] == "Cutlers"
+    )
+    assert got["Vintners"]["people"] == 1 and not any(r["livery"] for r in rows if not r["person"])
 
 
 def test_a_hint_is_one_a_turn_and_a_few_a_deal(rulesets):
@@ -269,6 +275,7 @@ def test_the_hint_seed_is_drawn_from_what_the_seat_sees_alone(rulesets):
     from tutor.app.play.review import view_seed
     from tutor.engine.cards import cards_of
     from tutor.engine.deal import Deal, new_deal
+
     rs = rulesets["parlett"]
     d = new_deal(rs, 3, 2, random.Random(4))
     h = [cards_of(m) for m in d.hands]
@@ -287,6 +294,7 @@ def test_a_save_that_fails_is_said_kept_and_tried_again(rulesets, tmp_path):
     import os
 
     from tutor.app.tables._files import ServerFiles, journal_path, records_path
+
     said, later = [], []
     files = ServerFiles(tmp_path, said.append, lambda s, fn: later.append((s, fn)))
     t, drv = _joined(rulesets, people=("Ann",), deals=2, lv="beginner")
@@ -294,11 +302,12 @@ def test_a_save_that_fails_is_said_kept_and_tried_again(rulesets, tmp_path):
     t.on_finished = lambda tb, d, at: files.finished(1, d, tb.match.dumps)
     records_path(tmp_path, 1).mkdir()
     drv.run(lambda: len(t.match.deals) == 1)
-    assert said and said[0].startswith("could not save table 1:") and "trying again in 1 s" \
-        in said[0]
+    assert (
+        said and said[0].startswith("could not save table 1:") and "trying again in 1 s" in said[0]
+    )
     assert later and later[0][0] == 1.0 and files.pending
-    assert not (tmp_path / "table-1.match.json").exists()        # never before its record
-    assert journal_path(tmp_path, 1).exists()                     # the deal is still there
+    assert not (tmp_path / "table-1.match.json").exists()  # never before its record
+    assert journal_path(tmp_path, 1).exists()  # the deal is still there
     os.rmdir(records_path(tmp_path, 1))
     assert later[0][1]() is True and not files.pending
     assert said[-1].startswith("saved everything that was waiting (after 1 failed try)")
@@ -315,6 +324,7 @@ def test_the_reserve_gives_a_save_its_descriptors_when_none_are_left(tmp_path):
     import resource
 
     from tutor.app.tables._files import ServerFiles
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     files = ServerFiles(tmp_path, print)
     held = []
@@ -345,18 +355,19 @@ def test_seats_a_guest_took_and_left_are_free_again(rulesets):
     squat = [t.join(n, None, 0.0) for n in ("Sq1", "Sq2", "Sq3")]
     with pytest.raises(P.Refused, match="full"):
         t.join("Ann", None, 1.0)
-    t.leave(squat[0].seat, 1.0, meant=True)                 # the leave message
+    t.leave(squat[0].seat, 1.0, meant=True)  # the leave message
     assert t.join("Ann", None, 1.5).seat == squat[0].seat
     with pytest.raises(P.Refused):
-        t.join("Sq1", squat[0].token, 1.6)                  # its code took nothing with it
+        t.join("Sq1", squat[0].token, 1.6)  # its code took nothing with it
     for j in squat[1:]:
-        t.leave(j.seat, 2.0)                                # connections lost
+        t.leave(j.seat, 2.0)  # connections lost
     with pytest.raises(P.Refused, match="full"):
-        t.join("Bob", None, 10.0)                           # gone 8 s: still theirs
-    assert t.join("Sq2", squat[1].token, 11.0).back         # and taken back by its code
+        t.join("Bob", None, 10.0)  # gone 8 s: still theirs
+    assert t.join("Sq2", squat[1].token, 11.0).back  # and taken back by its code
     assert t.join("Bob", None, 22.5).seat == squat[2].seat  # gone 20.5 s, no deal played
     assert t.names.count("Sq3") == 0 and "that seat code takes back no seat" in str(
-        pytest.raises(P.WrongSeatCode, t.join, None, squat[2].token, 23.0).value)
+        pytest.raises(P.WrongSeatCode, t.join, None, squat[2].token, 23.0).value
+    )
 
 
 def test_the_organiser_empties_a_seat(rulesets):
@@ -378,22 +389,35 @@ def test_a_seat_rejoined_in_a_loop_is_refused_for_a_while_and_a_present_one_quie
     mal = t.join("Mal", None, 0.0)
     t.outbox.clear()
     got = [t.join(None, mal.token, 0.01 * k) for k in range(REJOIN_BURST)]
-    assert all(j.quiet for j in got) and t.outbox == []     # connected: nothing to tell
+    assert all(j.quiet for j in got) and t.outbox == []  # connected: nothing to tell
     with pytest.raises(P.Refused, match=r"try again in 10 s"):
         t.join(None, mal.token, 0.1)
-    assert t.join(None, mal.token, 10.2).back               # one more each 10 s
+    assert t.join(None, mal.token, 10.2).back  # one more each 10 s
 
 
 def test_seats_taken_and_left_before_the_first_deal_are_free_from_the_next(rulesets):
     """The squatters' table began anyway (computer players moving for them): their seats are
     free again from the next deal, since none of them made a move."""
-    t = Table(1, "C", _settings(rulesets, players=3, deals=3, lv="beginner", pace=0.0,
-                                gap=0.5, wait=1.0, start=0.0, move_time=0.0))
+    t = Table(
+        1,
+        "C",
+        _settings(
+            rulesets,
+            players=3,
+            deals=3,
+            lv="beginner",
+            pace=0.0,
+            gap=0.5,
+            wait=1.0,
+            start=0.0,
+            move_time=0.0,
+        ),
+    )
     for name in ("Sq1", "Sq2", "Sq3"):
         t.leave(t.join(name, None, 0.0).seat, 0.0)
     now, steps = 0.0, 0
-    while t.deal_number < 2:                            # the second deal has begun
-        assert all(n.startswith("Sq") for n in t.names) # (the first: stood in for them)
+    while t.deal_number < 2:  # the second deal has begun
+        assert all(n.startswith("Sq") for n in t.names)  # (the first: stood in for them)
         now = t.next_wake()
         t.tick(now, most=1)
         steps += 1

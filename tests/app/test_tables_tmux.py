@@ -46,14 +46,24 @@ def _seed(rulesets):
 class Tmux:
     def __init__(self, name: str, home):
         self.name = name
-        env = dict(os.environ, LAUGH_HOME=str(home), PYTHONPATH=str(ROOT),
-                   PYTHONIOENCODING="utf-8", TERM="xterm-256color")
+        env = dict(
+            os.environ,
+            LAUGH_HOME=str(home),
+            PYTHONPATH=str(ROOT),
+            PYTHONIOENCODING="utf-8",
+            TERM="xterm-256color",
+        )
         env.pop("NO_COLOR", None)
         self.env = env
 
     def run(self, *args):
-        return subprocess.run(["tmux", "-L", self.name, *args], capture_output=True,
-                              text=True, env=self.env, timeout=20)
+        return subprocess.run(
+            ["tmux", "-L", self.name, *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=20,
+        )
 
     def capture(self, pane: str) -> str:
         return self.run("capture-pane", "-p", "-J", "-S", "-200", "-t", pane).stdout
@@ -79,9 +89,11 @@ def test_two_people_race_a_claim_in_tmux(tmp_path, rulesets):
     port = _free_port()
     tm = Tmux(f"laugh-tables-{os.getpid()}", tmp_path)
     laugh = f"{sys.executable} -m tutor"
-    cmd = (f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
-           f"--bots beginner --deals 1 --gap 3 --pace 1 --seed {seed} --people 2 "
-           f"--dir {tmp_path}/srv")
+    cmd = (
+        f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
+        f"--bots beginner --deals 1 --gap 3 --pace 1 --seed {seed} --people 2 "
+        f"--dir {tmp_path}/srv"
+    )
     tm.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "40", cmd)
     tm.run("set-option", "-g", "remain-on-exit", "on")
     try:
@@ -89,8 +101,13 @@ def test_two_people_race_a_claim_in_tmux(tmp_path, rulesets):
         code = re.search(r"table join \S+ (\w+) --name", out).group(1)
         panes = {}
         for name in ("Ann", "Bob"):
-            tm.run("split-window", "-t", "t:0", "-v",
-                   f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name {name}")
+            tm.run(
+                "split-window",
+                "-t",
+                "t:0",
+                "-v",
+                f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name {name}",
+            )
             tm.run("select-layout", "-t", "t:0", "even-vertical")
             panes[name] = f"t:0.{len(panes) + 1}"
             tm.wait_for(panes[name], r"You are at table 1")
@@ -98,7 +115,7 @@ def test_two_people_race_a_claim_in_tmux(tmp_path, rulesets):
         first, other = by_seat[eldest], by_seat[next(q for q in people if q != eldest)]
         tm.wait_for(panes[first], r"Your move>", 20)
         tm.run("send-keys", "-t", panes[first], move.notation(), "Enter")
-        tm.wait_for(panes[other], r"captures", 10)        # play has begun: the race is open
+        tm.wait_for(panes[other], r"captures", 10)  # play has begun: the race is open
         # the other person claims first, the one who moved a moment later
         for who in (other, first):
             tm.run("send-keys", "-t", panes[who], "Space")

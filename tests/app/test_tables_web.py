@@ -40,8 +40,14 @@ def test_every_page_file_is_shipped_and_holds_no_inline_script_or_html_from_text
             assert "style=" not in text, name
         if name.endswith(".js"):
             # every text from the network is set as text: no HTML parser is ever fed
-            for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
-                         "eval(", "new Function"):
+            for sink in (
+                "innerHTML",
+                "outerHTML",
+                "insertAdjacentHTML",
+                "document.write",
+                "eval(",
+                "new Function",
+            ):
                 assert sink not in text, f"{name} uses {sink}"
 
 
@@ -49,36 +55,40 @@ def test_a_wheel_ships_the_page(tmp_path):
     """hatchling puts every file under tutor/ into the wheel (a non-editable install, as CI's,
     has the page): the files are package data, beside the module that serves them."""
     import tomllib
+
     conf = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     wheel = conf["tool"]["hatch"]["build"]["targets"]["wheel"]
     assert wheel["packages"] == ["tutor"] and "exclude" not in wheel
     assert WEB.parent.name == "tables" and WEB.parent.parent.name == "app"
 
 
-@pytest.mark.parametrize("origin, host, ok", [
-    (None, "127.0.0.1:9", True),                         # a terminal client: no Origin
-    ("http://127.0.0.1:9", "127.0.0.1:9", True),
-    ("https://Tables.Example.org", "tables.example.org", True),
-    ("http://127.0.0.1:10", "127.0.0.1:9", False),       # another port is another origin
-    ("http://evil.example", "127.0.0.1:9", False),
-    ("null", "127.0.0.1:9", False),                      # a sandboxed or file: page
-    ("file://", "127.0.0.1:9", False),
-    ("http://127.0.0.1:9", None, False),
-])
+@pytest.mark.parametrize(
+    "origin, host, ok",
+    [
+        (None, "127.0.0.1:9", True),  # a terminal client: no Origin
+        ("http://127.0.0.1:9", "127.0.0.1:9", True),
+        ("https://Tables.Example.org", "tables.example.org", True),
+        ("http://127.0.0.1:10", "127.0.0.1:9", False),  # another port is another origin
+        ("http://evil.example", "127.0.0.1:9", False),
+        ("null", "127.0.0.1:9", False),  # a sandboxed or file: page
+        ("file://", "127.0.0.1:9", False),
+        ("http://127.0.0.1:9", None, False),
+    ],
+)
 def test_origin_ok(origin, host, ok):
     assert origin_ok(origin, host) is ok
 
 
 def test_an_allowed_origin_is_taken_behind_a_proxy():
-    assert origin_ok("https://club.example.org", "127.0.0.1:8765",
-                     ("https://club.example.org/",))
+    assert origin_ok("https://club.example.org", "127.0.0.1:8765", ("https://club.example.org/",))
     assert page_address("ws://127.0.0.1:8765") == "http://127.0.0.1:8765/"
     assert page_address("ws://0.0.0.0:8765", "192.168.1.20") == "http://192.168.1.20:8765/"
 
 
 def test_the_server_answers_http_and_a_terminal_client_plays_on_the_same_port(tmp_path):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--pace", "0",
-                 "--gap", "0")
+    srv = Server(
+        tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--pace", "0", "--gap", "0"
+    )
     bob = None
     try:
         page = srv.info["page"]
@@ -89,14 +99,17 @@ def test_the_server_answers_http_and_a_terminal_client_plays_on_the_same_port(tm
         assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert b'<script src="table.js" defer></script>' in body
-        for path in ("/table.js", "/cards.js", "/table.css", "/admin", "/admin.js",
-                     "/?code=1"):
+        for path in ("/table.js", "/cards.js", "/table.css", "/admin", "/admin.js", "/?code=1"):
             assert _get(page, path)[0] == 200, path
         assert _get(page, "/favicon.ico")[0] == 204
         for path in ("/../pyproject.toml", "/server.json", "/web/table.js", "/etc/passwd"):
             assert _get(page, path)[0] == 404, path
-        upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+        upgrade = {
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        }
         status, _, body = _get(page, "/ws", {**upgrade, "Origin": "http://evil.example"})
         assert status == 403 and b"origin" in body
         status, _, _ = _get(page, "/elsewhere", upgrade)
@@ -104,6 +117,7 @@ def test_the_server_answers_http_and_a_terminal_client_plays_on_the_same_port(tm
         # the terminal's client, at "/" with no Origin, and a page's path "/ws" both play
         bob = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Bob"})
         from websockets.sync.client import connect
+
         with connect(srv.address + "/ws", origin=page.rstrip("/"), open_timeout=10) as ws:
             ws.send(json.dumps({"v": 1, "type": "ping", "seq": 7}))
             assert json.loads(ws.recv(10)) == {"v": 1, "type": "pong", "seq": 7}

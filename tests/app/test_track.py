@@ -25,12 +25,12 @@ def test_the_track_is_on_the_home_screen(tmp_path):
     assert "r Tournament track" in proc.stdout
     assert "Tournament track · under Inter-Livery 2018" in proc.stdout
     assert "Practice match under Inter-Livery 2018" in proc.stdout
-    assert "inter-livery-2018" not in proc.stdout.split("home> r", 1)[1]    # its name, no id
+    assert "inter-livery-2018" not in proc.stdout.split("home> r", 1)[1]  # its name, no id
     assert all(len(line) <= 80 for line in proc.stdout.splitlines())
 
 
 def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
-    fixed = _fixed(2)                       # the deal, its pages as the track keeps them
+    fixed = _fixed(2)  # the deal, its pages as the track keeps them
     puzzles = [p for _, p in lesson_puzzles(fixed, 11)]
     assert puzzles and all(p.ruleset == "inter-livery-2018" for p in puzzles)
     script = ["2"] + lesson_script(fixed, 11) + ["q"]
@@ -42,7 +42,7 @@ def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
     with ProgressStore(tmp_path / "progress.sqlite3") as store:
         states = store.lesson_states()
     assert states["tournament/the-deal"].completed
-    assert "the-deal" not in states             # the course's own progress is untouched
+    assert "the-deal" not in states  # the course's own progress is untouched
     # the track screen marks it done
     proc = run_laugh(["track"], "q\n", tmp_path)
     line = next(x for x in proc.stdout.splitlines() if "The deal" in x)

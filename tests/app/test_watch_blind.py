@@ -33,8 +33,14 @@ class First(Bot):
 def split(rulesets):
     """Parlett, 3 players, after Anne (seat 1) split the table prial of sevens: the split prial
     open to the learner (seat 0), Ralph (seat 2) to move."""
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "7H 4C", "5D 6D 9S"],
-                 table="7C 7D 7S 5C 9H", dealer=0, to_move=1)
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "7H 4C", "5D 6D 9S"],
+        table="7C 7D 7S 5C 9H",
+        dealer=0,
+        to_move=1,
+    )
     d.apply(Action.make(1, "capture", parse_cards("7H"), parse_cards("7C")))
     assert [o.kind for o in d.open_oversights()] == ["split_prial"]
     return d
@@ -43,8 +49,14 @@ def split(rulesets):
 def mournival(rulesets):
     """Porges, 4 players, after Anne lay down holding all four nines: the laid-down mournival
     (a claim takes all four) open to the learner, Ralph to move."""
-    d = position(rulesets["porges"], 4, hands=["2C 3D", "9C 9D 9H 9S", "5D 6D 8S", "KD QS"],
-                 table="4C 5C JH", dealer=0, to_move=1)
+    d = position(
+        rulesets["porges"],
+        4,
+        hands=["2C 3D", "9C 9D 9H 9S", "5D 6D 8S", "KD QS"],
+        table="4C 5C JH",
+        dealer=0,
+        to_move=1,
+    )
     d.apply(Action.make(1, "lie_down", parse_cards("9C 9D 9H 9S")))
     assert [o.kind for o in d.open_oversights()] == ["laid_down_mournival"]
     return d
@@ -61,47 +73,64 @@ def reply(deal, lines: list[str]) -> str:
         assert prompt == WATCH_PROMPT or marks, prompt
         marks.append(len(out.file.getvalue()))
         return todo.pop(0) if todo else "quit"
+
     n = deal.n
-    p = DealPlayer(deal, 0, [None] + [First() for _ in range(n - 1)], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(2), io=ScriptedIO(answer, out, FakeClock()),
-                   names=NAMES[:n], claiming={q: Reaction(9, 9) for q in range(1, n)})
+    p = DealPlayer(
+        deal,
+        0,
+        [None] + [First() for _ in range(n - 1)],
+        bot_rng=random.Random(1),
+        reaction_rng=random.Random(2),
+        io=ScriptedIO(answer, out, FakeClock()),
+        names=NAMES[:n],
+        claiming={q: Reaction(9, 9) for q in range(1, n)},
+    )
     p.run()
-    return out.file.getvalue()[marks[0]:marks[len(lines)]]
+    return out.file.getvalue()[marks[0] : marks[len(lines)]]
 
 
 @pytest.mark.parametrize("make", [split, mournival])
 def test_the_watch_prompts_hint_is_the_same_with_and_without_an_open_oversight(rulesets, make):
     d = make(rulesets)
-    shut = d.clone(oversights=False)            # the same board, nothing open
+    shut = d.clone(oversights=False)  # the same board, nothing open
     assert not shut.open_oversights()
     said = reply(d, ["hint"])
     assert said == reply(shut, ["hint"])
     assert "Hint" in said and "claim" not in said.lower()
 
 
-@pytest.mark.parametrize("make, lines", [
-    (split, ["claim 7d"]),                          # one card of the split prial
-    (split, ["claim 7d", "7s"]),                    # ... then one more is no claim either
-    (mournival, ["claim 9c 9d"]),                   # two of the four a claim takes
-    (mournival, ["claim 9c", "claim 9c 9d 9h"]),    # one, then three
-])
+@pytest.mark.parametrize(
+    "make, lines",
+    [
+        (split, ["claim 7d"]),  # one card of the split prial
+        (split, ["claim 7d", "7s"]),  # ... then one more is no claim either
+        (mournival, ["claim 9c 9d"]),  # two of the four a claim takes
+        (mournival, ["claim 9c", "claim 9c 9d 9h"]),  # one, then three
+    ],
+)
 def test_a_partial_naming_gets_the_same_reply_with_and_without_an_open_oversight(
-        rulesets, make, lines):
+    rulesets, make, lines
+):
     d = make(rulesets)
     said = reply(d, lines)
     assert said == reply(d.clone(oversights=False), lines)
     assert "claimed first" not in said
-    assert not any(a.kind == "claim" for a in d.history)     # nothing taken
+    assert not any(a.kind == "claim" for a in d.history)  # nothing taken
 
 
 def test_a_claim_after_a_hint_is_said_with_a_hint_and_counts_in_no_figure(rulesets):
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     lines = ["hint", "claim 7d 7s"]
-    p = DealPlayer(split(rulesets), 0, [None, First(), First()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(2),
-                   io=ScriptedIO(lambda prompt: lines.pop(0) if lines else "quit", out,
-                                 FakeClock()),
-                   names=NAMES[:3], claiming={1: Reaction(9, 9), 2: Reaction(9, 9)})
+    p = DealPlayer(
+        split(rulesets),
+        0,
+        [None, First(), First()],
+        bot_rng=random.Random(1),
+        reaction_rng=random.Random(2),
+        io=ScriptedIO(lambda prompt: lines.pop(0) if lines else "quit", out, FakeClock()),
+        names=NAMES[:3],
+        claiming={1: Reaction(9, 9), 2: Reaction(9, 9)},
+    )
     p.run()
     text = " ".join(out.file.getvalue().split())
     assert p.races and p.races[0].winner == 0 and p.races[0].hinted
@@ -112,11 +141,16 @@ def test_a_claim_after_a_hint_is_said_with_a_hint_and_counts_in_no_figure(rulese
 def test_a_claim_without_a_hint_counts(rulesets):
     lines = ["claim 7d 7s"]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    p = DealPlayer(split(rulesets), 0, [None, First(), First()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(2),
-                   io=ScriptedIO(lambda prompt: lines.pop(0) if lines else "quit", out,
-                                 FakeClock()),
-                   names=NAMES[:3], claiming={1: Reaction(9, 9), 2: Reaction(9, 9)})
+    p = DealPlayer(
+        split(rulesets),
+        0,
+        [None, First(), First()],
+        bot_rng=random.Random(1),
+        reaction_rng=random.Random(2),
+        io=ScriptedIO(lambda prompt: lines.pop(0) if lines else "quit", out, FakeClock()),
+        names=NAMES[:3],
+        claiming={1: Reaction(9, 9), 2: Reaction(9, 9)},
+    )
     p.run()
     assert not p.races[0].hinted
     assert [(s.outcome, s.kind) for s in p.sightings] == [("hit", "split_prial")]

@@ -26,17 +26,21 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-PUZZLE_PAGE = 4     # lesson 1 ("history"): its puzzles stand on its fifth page
+PUZZLE_PAGE = 4  # lesson 1 ("history"): its puzzles stand on its fifth page
 
 
 def _words(html: str) -> str:
     from html import unescape
+
     return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def _form(html: str) -> tuple[str, int] | None:
-    m = re.search(r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
-                  r'<input type="hidden" name="n" value="(\d+)">', html)
+    m = re.search(
+        r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
+        r'<input type="hidden" name="n" value="(\d+)">',
+        html,
+    )
     return (m.group(1), int(m.group(2))) if m else None
 
 
@@ -54,8 +58,9 @@ class Class:
         self.room = ClassRoom(folder)
         self.web = WebApp(room=self.room)
         self.teacher = TestClient(self.web.app)
-        r = self.teacher.post("/teacher", data={"code": self.room.teacher_code},
-                              follow_redirects=False)
+        r = self.teacher.post(
+            "/teacher", data={"code": self.room.teacher_code}, follow_redirects=False
+        )
         assert r.status_code == 303 and TEACHER_COOKIE in r.headers["set-cookie"]
         assert "httponly" in r.headers["set-cookie"].lower()
         self.students: dict[str, tuple[TestClient, str]] = {}
@@ -103,26 +108,27 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     assert k.room.pace.led and k.room.pace.page == 0
     for name in ("Ann", "Bob", "Cy"):
         html = k.page(name)
-        assert "Your teacher moves the class on" in html      # no next/back of their own
+        assert "Your teacher moves the class on" in html  # no next/back of their own
         assert "Your teacher turns the pages" in html and "Under each page" not in html
         assert _form(html) is None and 'data-poll="' in html
     # a student's course follows the lesson led; another lesson's address too
     c, tok = k.students["Ann"]
-    assert c.get(f"/s/{tok}/", follow_redirects=False).headers["location"] == \
-        f"/s/{tok}/lesson/history"
+    assert (
+        c.get(f"/s/{tok}/", follow_redirects=False).headers["location"]
+        == f"/s/{tok}/lesson/history"
+    )
     assert c.get(f"/s/{tok}/lesson/terms", follow_redirects=False).status_code == 303
     before = c.get(f"/s/{tok}/lesson/history/v").json()["v"]
     k.pace("next")
     assert wait_until(lambda: all(_at_page(k, n, 1) for n in ("Ann", "Bob", "Cy")), 10)
     after = c.get(f"/s/{tok}/lesson/history/v").json()
-    assert set(after) == {"v"} and after["v"] != before     # the page loads again
+    assert set(after) == {"v"} and after["v"] != before  # the page loads again
     assert "page 2 of 5" in k.page("Ann")
     k.pace("back")
     assert wait_until(lambda: all(_at_page(k, n, 0) for n in ("Ann", "Bob", "Cy")), 10)
     for _ in range(PUZZLE_PAGE):
         k.pace("next")
-    assert wait_until(lambda: all(_at_page(k, n, PUZZLE_PAGE) for n in ("Ann", "Bob", "Cy")),
-                      10)
+    assert wait_until(lambda: all(_at_page(k, n, PUZZLE_PAGE) for n in ("Ann", "Bob", "Cy")), 10)
     # every student has the class's puzzles: the same first puzzle
     assert wait_until(lambda: all(k.runner(n).current is not None for n in k.students), 10)
     first = {k.runner(n).current.id for n in k.students}
@@ -144,18 +150,18 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     proj = k.teacher.get("/projector").text
     one = proj.split('id="tally-1"')[1].split('id="tally-2"')[0]
     two = proj.split('id="tally-2"')[1]
-    assert "The answer:" not in two and "The source" not in two   # only the puzzle shown
+    assert "The answer:" not in two and "The source" not in two  # only the puzzle shown
     assert "Show the answers to puzzle 2 of 4" in two
     assert '<strong class="right">1</strong> right at the first try (33%)' in one
-    wrong_row = re.search(r'<li><kbd>([^<]*)</kbd>: <span class="n">(\d+)</span>(.*?)</li>',
-                          one)
+    wrong_row = re.search(r'<li><kbd>([^<]*)</kbd>: <span class="n">(\d+)</span>(.*?)</li>', one)
     assert wrong_row, one
     assert _words(wrong_row.group(1)) == " ".join(wrong.split())
     assert wrong_row.group(2) == "2" and "Bob" not in one and "Cy" not in one
     quote = puzzle.quotes[0]
     from tutor.engine.sources import default_library
+
     words = default_library().quotation(quote).citation
-    assert words in _words(one)                               # the source's words, cited
+    assert words in _words(one)  # the source's words, cited
     k.pace("names")
     one = k.teacher.get("/projector").text.split('id="tally-1"')[1].split('id="tally-2"')[0]
     assert "Bob, Cy" in one and "Ann" not in one
@@ -171,15 +177,19 @@ def test_a_student_reaches_no_teachers_page_and_moves_no_one(klass):
     c, tok = k.join("Ann")
     for path in ("/teacher", "/projector"):
         html = c.get(path).text
-        assert 'id="tcode"' in html and "Ann" not in html     # the code's form, nothing else
-    for path in ("/teacher/live", "/teacher/report.csv", "/teacher/report.html",
-                 "/teacher/progress/1.json"):
+        assert 'id="tcode"' in html and "Ann" not in html  # the code's form, nothing else
+    for path in (
+        "/teacher/live",
+        "/teacher/report.csv",
+        "/teacher/report.html",
+        "/teacher/progress/1.json",
+    ):
         assert c.get(path).status_code == 403, path
     assert c.post("/teacher/pace", data={"do": "lead", "lesson": "history"}).status_code == 403
     assert not k.room.pace.led
-    c.cookies.set(TEACHER_COOKIE, "0" * 64)                   # a made-up cookie
+    c.cookies.set(TEACHER_COOKIE, "0" * 64)  # a made-up cookie
     assert c.get("/teacher/live").status_code == 403
-    c.cookies.set(TEACHER_COOKIE, k.room.teacher_code)        # the code itself is no cookie
+    c.cookies.set(TEACHER_COOKIE, k.room.teacher_code)  # the code itself is no cookie
     assert c.get("/teacher/live").status_code == 403
     assert k.teacher.get("/teacher/live").json()["v"] >= 0
 
@@ -201,12 +211,12 @@ def test_the_dashboard_shows_who_is_where_and_who_is_stuck(klass):
     wrong = puzzle._the_kind().wrong_answer(puzzle)
     html = _send(k.students["Ann"][0], html, wrong)
     html = _send(k.students["Ann"][0], html, wrong)
-    assert k.teacher.get("/teacher/live").json()["v"] > v    # the dashboard loads again
+    assert k.teacher.get("/teacher/live").json()["v"] > v  # the dashboard loads again
     board = k.teacher.get("/teacher").text
     row = board.split('<tr class="stuck">')[1].split("</tr>")[0]
     assert "Ann" in row and "two wrong tries" in row
     assert hostile not in board and "&lt;img src=x onerror=alert(1)&gt;" in board
-    assert "The weakest themes" in board and "0/2" in board   # first try and second, wrong
+    assert "The weakest themes" in board and "0/2" in board  # first try and second, wrong
     # the next puzzle, answered right: no longer stuck
     html = k.page("Ann")
     nxt = k.runner("Ann").current
@@ -223,16 +233,19 @@ def _to_puzzles(k: Class, name: str) -> str:
     raise AssertionError("no puzzle")
 
 
-def test_the_downloads_are_the_class_reports_and_the_students_files(klass, tmp_path,
-                                                                    capsys):
+def test_the_downloads_are_the_class_reports_and_the_students_files(klass, tmp_path, capsys):
     from tutor.app.cli import main
+
     k = klass
     for i, name in enumerate(("Ann", "Bob", "=HYPERLINK(1)")):
         k.join(name)
         html = _to_puzzles(k, name)
         p = k.runner(name).current
-        _send(k.students[name][0], html,
-              p.expected_answer_text() if i != 1 else p._the_kind().wrong_answer(p))
+        _send(
+            k.students[name][0],
+            html,
+            p.expected_answer_text() if i != 1 else p._the_kind().wrong_answer(p),
+        )
     files = []
     for n in (1, 2, 3):
         r = k.teacher.get(f"/teacher/progress/{n}.json")
@@ -246,8 +259,8 @@ def test_the_downloads_are_the_class_reports_and_the_students_files(klass, tmp_p
     got = k.teacher.get("/teacher/report.csv")
     assert got.headers["content-type"].startswith("text/csv")
     web = list(csv.reader(io.StringIO(got.text)))
-    drop = cli[0].index("file")                               # the files' names differ
-    assert [r[:drop] + r[drop + 1:] for r in web] == [r[:drop] + r[drop + 1:] for r in cli]
+    drop = cli[0].index("file")  # the files' names differ
+    assert [r[:drop] + r[drop + 1 :] for r in web] == [r[:drop] + r[drop + 1 :] for r in cli]
     assert any(r[0] == "'=HYPERLINK(1)" or r[0].startswith("'=") for r in web)
     html = k.teacher.get("/teacher/report.html")
     assert html.status_code == 200 and "Bob" in html.text
@@ -258,7 +271,7 @@ def test_the_downloads_are_the_class_reports_and_the_students_files(klass, tmp_p
     (tmp_path / "mine.json").write_bytes(own.content)
     assert main(["progress", "import", str(tmp_path / "mine.json")]) == 0
     capsys.readouterr()
-    with ProgressStore() as store:          # the learner's own (LAUGH_HOME of the test)
+    with ProgressStore() as store:  # the learner's own (LAUGH_HOME of the test)
         answers = store.answers()
     assert [(a.lesson, a.correct) for a in answers] == [("history", True)]
 
@@ -282,14 +295,14 @@ def test_everything_outlives_a_restart(tmp_path):
     web = WebApp(room=room)
     try:
         teacher = TestClient(web.app)
-        teacher.cookies.set(TEACHER_COOKIE, cookie)           # still the teacher's
+        teacher.cookies.set(TEACHER_COOKIE, cookie)  # still the teacher's
         after = teacher.get("/teacher").text
         grid = re.compile(r'<table class="grid">.*?</table>', re.S)
         assert grid.search(before).group(0) == grid.search(after).group(0)
         assert "1/1" in grid.search(after).group(0)
         assert room.pace.led and room.pace.page == 1
         student = TestClient(web.app)
-        html = student.get(f"/s/{tok}/lesson/history").text    # the same token still opens
+        html = student.get(f"/s/{tok}/lesson/history").text  # the same token still opens
         # Ann was ahead of the teacher's page: she answers the rest of hers first
         assert "Welcome back" in html and _form(html) is not None
     finally:
@@ -314,8 +327,8 @@ def test_a_personal_code_goes_on_on_another_device(klass):
     tok2 = r.headers["location"].split("/")[2]
     assert tok2 != tok
     page = other.get(f"/s/{tok2}/").text
-    assert "Welcome, <span class=\"name\">Ann</span>" in page and "in progress" in page
-    assert [n for n, _ in k.room.roster()] == ["Ann"]        # one student, two devices
+    assert 'Welcome, <span class="name">Ann</span>' in page and "in progress" in page
+    assert [n for n, _ in k.room.roster()] == ["Ann"]  # one student, two devices
     assert tok2 not in (k.room.folder / "class.json").read_text()
     # a wrong code joins nobody; ten wrong in a minute, and the address waits
     for _ in range(10):
@@ -338,7 +351,7 @@ def test_the_projector_and_dashboard_are_made_once_per_change(klass, monkeypatch
     for _ in range(5):
         k.teacher.get("/teacher")
     assert len(made) == 1
-    k.pace("next")                          # a page turned: no answer more, the same grid
+    k.pace("next")  # a page turned: no answer more, the same grid
     k.teacher.get("/teacher")
     assert len(made) == 1
     k.pace("self")
@@ -354,13 +367,14 @@ def test_a_lesson_led_has_the_lessons_pages(klass):
     pages = len(open_lesson("history").pages)
     for _ in range(pages + 3):
         k.pace("next")
-    assert k.room.pace.page == pages                          # the end, no further
+    assert k.room.pace.page == pages  # the end, no further
     assert "The lesson's end" in k.teacher.get("/projector").text
 
 
 def test_class_serve_lead_starts_the_class_teacher_led(tmp_path, monkeypatch, capsys):
     from tutor.app.cli import main
     from tutor.app.commands import web as cmd
+
     served = []
     monkeypatch.setattr(cmd, "serve", lambda web, sock, stopped: served.append(web) or sock.close())
     assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "1"]) == 0
@@ -375,18 +389,18 @@ def test_a_student_at_their_own_page_is_taken_over_when_the_teacher_leads(klass)
     k = klass
     c, tok = k.join("Ann")
     html = k.page("Ann")
-    assert "[next/back/quit]" in html or _form(html) is not None     # self-paced: her buttons
-    assert 'data-poll="' in html                                     # and it follows the pace
+    assert "[next/back/quit]" in html or _form(html) is not None  # self-paced: her buttons
+    assert 'data-poll="' in html  # and it follows the pace
     v = c.get(f"/s/{tok}/lesson/history/v").json()["v"]
     k.pace("lead", lesson="history")
     k.pace("next")
     k.pace("next")
-    assert wait_until(lambda: _at_page(k, "Ann", 2), 10)             # no click of hers
+    assert wait_until(lambda: _at_page(k, "Ann", 2), 10)  # no click of hers
     assert c.get(f"/s/{tok}/lesson/history/v").json()["v"] != v
     html = k.page("Ann")
     assert "page 3 of 5" in html and "Your teacher moves the class on" in html
     assert _form(html) is None
-    k.pace("self")                                                   # and let go again
+    k.pace("self")  # and let go again
     assert wait_until(lambda: _form(k.page("Ann")) is not None, 10)
 
 
@@ -412,6 +426,7 @@ def test_the_projector_counts_first_tries_and_lists_a_give_up_apart():
     from tutor.app.web.lesson import Try
     from tutor.app.web.live import GAVE_UP, tally
     from tutor.teaching.progress import Answer
+
     p = generate("reading", seed=5)
 
     def a(correct, at, retry=False):
@@ -425,8 +440,8 @@ def test_the_projector_counts_first_tries_and_lists_a_give_up_apart():
         ("Bob", [a(False, 1), a(True, 2, retry=True)], [t("b", False), t("A", True, True)]),
         ("Cy", [a(False, 1)], [t("B ", False)]),
         ("Di", [a(False, 1)], [t("show", False, revealed=True)]),
-        ("Ed", [a(False, 1)], []),                  # answered before a restart
-        ("Flo", [], []),                            # not yet
+        ("Ed", [a(False, 1)], []),  # answered before a restart
+        ("Flo", [], []),  # not yet
     ]
     got = tally("Puzzle", p, students)
     assert (got.students, got.answered, got.right, got.unknown) == (6, 5, 1, 1)

@@ -24,8 +24,11 @@ TOKEN = "t0ken-of-the-learner-xyz"
 
 def _form(html: str) -> tuple[str, int] | None:
     """The page's answer form: its address and question number (None: no question)."""
-    m = re.search(r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
-                  r'<input type="hidden" name="n" value="(\d+)">', html)
+    m = re.search(
+        r'<form method="post" action="([^"]+)" class="prompt"[^>]*>\s*'
+        r'<input type="hidden" name="n" value="(\d+)">',
+        html,
+    )
     return (m.group(1), int(m.group(2))) if m else None
 
 
@@ -39,6 +42,7 @@ def _send(client, html: str, text: str) -> str:
 def _words(html: str) -> str:
     """The page's text as a reader sees it: tags out, entities read."""
     from html import unescape
+
     return unescape(re.sub(r"<[^>]+>", "", html))
 
 
@@ -65,20 +69,23 @@ def test_a_puzzles_page_holds_its_question_and_nothing_of_its_answer(solo):
     html, puzzle = _to_first_puzzle(client, web, TOKEN)
     question = plain_text(render_puzzle(puzzle, console_width=40))
     words = [w for w in question.split() if len(w) > 3]
-    assert words and all(w in _words(html) for w in words)    # the question is on the page
+    assert words and all(w in _words(html) for w in words)  # the question is on the page
     wrong = puzzle._the_kind().wrong_answer(puzzle)
     grade = puzzle.grade(wrong, 2)
     explained = plain_text(render_explanation(puzzle, grade))
-    secret = [ln.strip() for ln in explained.splitlines()
-              if len(ln.strip()) > 12 and ln.strip() not in question]
+    secret = [
+        ln.strip()
+        for ln in explained.splitlines()
+        if len(ln.strip()) > 12 and ln.strip() not in question
+    ]
     assert secret, "the explanation says nothing the question does not"
     before = _words(html)
-    assert not [s for s in secret if s in before]          # nothing of it before an answer
+    assert not [s for s in secret if s in before]  # nothing of it before an answer
     assert "Right" not in before and "Wrong" not in before
-    html = _send(client, html, wrong)                      # first try: the nudge, not the answer
+    html = _send(client, html, wrong)  # first try: the nudge, not the answer
     assert "One more try" in html
     assert not [s for s in secret if s in _words(html)]
-    html = _send(client, html, wrong)                      # second try: now it is explained
+    html = _send(client, html, wrong)  # second try: now it is explained
     assert [s for s in secret if s in _words(html)]
 
 
@@ -88,10 +95,10 @@ def test_a_right_answer_is_graded_on_the_server_and_saved(solo):
     html = _send(client, html, puzzle.expected_answer_text())
     assert "You answered" in html
     from tutor.teaching.progress import ProgressStore
+
     with ProgressStore(web.solo.store) as store:
         answers = store.answers()
-    assert [(a.puzzle_id, a.correct, a.lesson) for a in answers] == \
-        [(puzzle.id, True, "history")]
+    assert [(a.puzzle_id, a.correct, a.lesson) for a in answers] == [(puzzle.id, True, "history")]
 
 
 def test_a_stale_form_answers_nothing(solo):
@@ -99,30 +106,40 @@ def test_a_stale_form_answers_nothing(solo):
     html, puzzle = _to_first_puzzle(client, web, TOKEN)
     action, n = _form(html)
     client.post(action, data={"n": str(n), "text": puzzle.expected_answer_text()})
-    again = client.post(action, data={"n": str(n), "text": "quit"})   # sent twice
+    again = client.post(action, data={"n": str(n), "text": "quit"})  # sent twice
     assert 'id="answer"' in again.text or "next" in again.text
     from tutor.teaching.progress import ProgressStore
+
     with ProgressStore(web.solo.store) as store:
         assert len(store.answers()) == 1
 
 
 def test_every_page_has_the_policy_and_an_unknown_token_opens_nothing(solo):
     web, client = solo
-    for path in ("/", f"/s/{TOKEN}/", f"/s/{TOKEN}/lesson/history", "/s/nobody-at-all-here/",
-                 "/s/nobody-at-all-here/lesson/history", "/static/web.css"):
+    for path in (
+        "/",
+        f"/s/{TOKEN}/",
+        f"/s/{TOKEN}/lesson/history",
+        "/s/nobody-at-all-here/",
+        "/s/nobody-at-all-here/lesson/history",
+        "/static/web.css",
+    ):
         r = client.get(path)
         assert r.headers["content-security-policy"] == CSP
         assert r.headers["x-content-type-options"] == "nosniff"
         assert "<script>" not in r.text
     assert client.get("/s/nobody-at-all-here/").status_code == 404
     assert client.get("/s/nobody-at-all-here/lesson/history").status_code == 404
-    assert client.post("/s/nobody-at-all-here/lesson/history",
-                       data={"n": "1", "text": "next"}).status_code == 404
+    assert (
+        client.post(
+            "/s/nobody-at-all-here/lesson/history", data={"n": "1", "text": "next"}
+        ).status_code
+        == 404
+    )
 
 
 def _join(client, room, name):
-    r = client.post("/join", data={"code": room.code.lower(), "name": name},
-                    follow_redirects=False)
+    r = client.post("/join", data={"code": room.code.lower(), "name": name}, follow_redirects=False)
     assert r.status_code == 303, r.text
     return r.headers["location"].split("/")[2]
 
@@ -138,13 +155,14 @@ def test_a_student_cannot_read_or_answer_for_another(tmp_path):
             _send(client, html, puzzle.expected_answer_text())
             # Bob's pages are Bob's: his course shows nothing begun, his lesson its first page
             course = client.get(f"/s/{bob}/").text
-            assert "Welcome, <span class=\"name\">Bob</span>" in course
+            assert 'Welcome, <span class="name">Bob</span>' in course
             assert "in progress" not in course
             # a token one letter off opens nothing
             near = ann[:-1] + ("A" if ann[-1] != "A" else "B")
             assert client.get(f"/s/{near}/").status_code == 404
             # the files: Ann's answer in Ann's store only
             from tutor.teaching.progress import ProgressStore
+
             (na, fa), (nb, fb) = room.roster()
             with ProgressStore(fa) as a, ProgressStore(fb) as b:
                 assert (na, len(a.answers())) == ("Ann", 1)
@@ -159,14 +177,16 @@ def test_a_student_cannot_read_or_answer_for_another(tmp_path):
             # the grid is laugh class report's over the students' exports
             from tutor.teaching.classreport import build_report
             from tutor.teaching.transfer import read_export, write_export
+
             files = []
             for name, path in room.roster():
                 with ProgressStore(path) as store:
                     write_export(store, tmp_path / f"{name}.json", name)
                 files.append((f"{name}.json", read_export(tmp_path / f"{name}.json")))
             report, shown = build_report(files), web._grid()
-            assert [(ln.name, ln.total, ln.cells) for ln in report.learners] == \
-                [(ln.name, ln.total, ln.cells) for ln in shown.learners]
+            assert [(ln.name, ln.total, ln.cells) for ln in report.learners] == [
+                (ln.name, ln.total, ln.cells) for ln in shown.learners
+            ]
             assert all(t.label in _words(grid) for t in shown.themes) and shown.themes
     finally:
         web.close()
@@ -176,14 +196,17 @@ def test_a_wrong_code_or_a_bad_name_is_said_and_joins_nobody(tmp_path):
     room = ClassRoom(tmp_path / "class")
     web = WebApp(room=room)
     with TestClient(web.app) as client:
-        r = client.post("/join", data={"code": "ZZZZZZ" if room.code != "ZZZZZZ" else "YYYYYY",
-                                       "name": "Ann"}, follow_redirects=False)
+        r = client.post(
+            "/join",
+            data={"code": "ZZZZZZ" if room.code != "ZZZZZZ" else "YYYYYY", "name": "Ann"},
+            follow_redirects=False,
+        )
         assert r.status_code == 400 and "not this class" in r.text
-        r = client.post("/join", data={"code": room.code, "name": "Ann\u202eevil"},
-                        follow_redirects=False)
+        r = client.post(
+            "/join", data={"code": room.code, "name": "Ann\u202eevil"}, follow_redirects=False
+        )
         assert r.status_code == 400
-        r = client.post("/join", data={"code": room.code, "name": "x" * 41},
-                        follow_redirects=False)
+        r = client.post("/join", data={"code": room.code, "name": "x" * 41}, follow_redirects=False)
         assert r.status_code == 400
     assert room.roster() == []
 
@@ -219,6 +242,7 @@ def test_a_class_served_again_keeps_its_code_and_its_students(tmp_path):
 def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, capsys):
     from tutor.app.cli import main
     from tutor.app.commands import web as cmd
+
     served = []
     monkeypatch.setattr(cmd, "serve", lambda web, sock, stopped: served.append(web) or sock.close())
     real = cmd._listen
@@ -228,15 +252,17 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
     out = capsys.readouterr().out
     assert f"/s/{served[0].token}/" in out and "http://127.0.0.1:" in out
     from tutor.teaching.progress._store import default_path
-    assert served[0].solo.store == default_path()       # the learner's own, as laugh keeps
+
+    assert served[0].solo.store == default_path()  # the learner's own, as laugh keeps
     assert main(["class", "serve", "--host", "0.0.0.0", "--folder", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
     room = served[1].room
     assert f"class code {room.code} " in out and room.teacher_code in out
     assert "http://192.168.1.20:" in out
-    assert "▀" in out or "█" in out                     # the QR code (segno)
+    assert "▀" in out or "█" in out  # the QR code (segno)
     # one server a folder
     import filelock
+
     with filelock.FileLock(str(tmp_path / "c" / ".serve.lock")):
         assert main(["class", "serve", "--folder", str(tmp_path / "c")]) == 1
     assert "another server" in capsys.readouterr().err
@@ -245,7 +271,7 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
 def test_quit_at_a_puzzle_keeps_the_place_and_the_course_says_so(solo):
     web, client = solo
     html, puzzle = _to_first_puzzle(client, web, TOKEN)
-    html = _send(client, html, "help")                  # the loop's words work here too
+    html = _send(client, html, "help")  # the loop's words work here too
     assert "quit" in _words(html) and _form(html) is not None
     html = _send(client, html, "quit")
     assert "What comes next" in html and "continue this lesson" in html
@@ -263,6 +289,7 @@ def test_quit_at_a_puzzle_keeps_the_place_and_the_course_says_so(solo):
 
 def test_a_full_class_takes_no_more_students(tmp_path, monkeypatch):
     from tutor.app.web import server
+
     monkeypatch.setattr(server, "MAX_STUDENTS", 2)
     room = ClassRoom(tmp_path / "class")
     web = WebApp(room=room)

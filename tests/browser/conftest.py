@@ -13,12 +13,17 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "app"))     # tables_net: the server helpers
+sys.path.insert(0, str(Path(__file__).parents[1] / "app"))  # tables_net: the server helpers
 
 CHROMIUM = os.environ.get("LAUGH_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")
@@ -32,12 +37,17 @@ def browser():
         pytest.skip("playwright is not installed (pip install '.[test]')")
     # Chromium keeps a socket in its temporary folder, and a socket's path has at most 107
     # bytes: under CI's long TMPDIR it would not start, so it gets a short folder of its own.
-    short = tempfile.mkdtemp(prefix="laugh-chromium-", dir="/tmp" if os.path.isdir("/tmp")
-                             else None)
+    short = tempfile.mkdtemp(
+        prefix="laugh-chromium-", dir="/tmp" if os.path.isdir("/tmp") else None
+    )
     try:
         with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True,
-                                  env={**os.environ, "TMPDIR": short})
+            b = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=ARGS,
+                headless=True,
+                env={**os.environ, "TMPDIR": short},
+            )
             try:
                 yield b
             finally:
@@ -61,6 +71,7 @@ def pages(browser):
         page.set_default_timeout(20_000)
         made.append(ctx)
         return page
+
     yield new
     for ctx in made:
         ctx.close()

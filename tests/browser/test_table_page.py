@@ -20,11 +20,9 @@ from tutor.engine.levels import level
 pytestmark = pytest.mark.browser
 
 
-
-
 def _join(page, srv: Server, name: str, livery: str | None = None) -> None:
     page.goto(f"{srv.info['page']}#{srv.code}")
-    assert page.input_value("#code") == srv.code          # the link's code, filled in
+    assert page.input_value("#code") == srv.code  # the link's code, filled in
     page.fill("#name", name)
     if livery:
         page.fill("#livery", livery)
@@ -50,26 +48,39 @@ def _step(page, keys: bool) -> None:
             else:
                 try:
                     first.click(timeout=2000)
-                except Exception:       # redrawn under the pointer: look again
+                except Exception:  # redrawn under the pointer: look again
                     pass
 
 
-
-
 def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--pace", "0",
-                 "--gap", "0", "--people", "2", "--seed", "11")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+        "--people",
+        "2",
+        "--seed",
+        "11",
+    )
     ted = None
     page = pages(360, 740)
     try:
         _join(page, srv, "Ann", "Mercers")
-        assert page.is_visible("#claim-button")            # the claim is at hand on a phone
+        assert page.is_visible("#claim-button")  # the claim is at hand on a phone
         ted = PipedPlayer(tmp_path, srv.address, srv.code, "Ted")
         looks = iter(range(10**6))
 
         def played() -> bool:
-            _step(page, keys=next(looks) % 2 == 0)      # keys and clicks in turn
+            _step(page, keys=next(looks) % 2 == 0)  # keys and clicks in turn
             return page.is_visible("#review-box")
+
         assert _wait(played, 120, 0.1), _log(page)[-1500:]
         settlement = page.locator("#settlement").inner_text()
         assert "Ann" in settlement and "Ted" in settlement and "Total" in settlement
@@ -77,15 +88,22 @@ def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):
         assert "Deal 1" in sheet and "Total" in sheet
         assert ted.wait(60) == 0, ted.out[-1500:] + ted.err
         assert _wait(lambda: "The match is over" in _log(page), 10)
-        assert "You: " in _log(page) and "Ted: " in _log(page)   # both people's moves said
+        assert "You: " in _log(page) and "Ted: " in _log(page)  # both people's moves said
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         # every card has a text name
-        names = page.eval_on_selector_all(".card", "cs => cs.map(c => c.getAttribute("
-                                                   "'aria-label'))")
-        assert names and all(re.fullmatch(r"(ace|two|three|four|five|six|seven|eight|nine|ten"
-                                          r"|jack|queen|king) of (clubs|diamonds|hearts|"
-                                          r"spades)", n) for n in names), names[:5]
-        assert page.is_hidden("#claim-button")             # after the match: nothing to claim
+        names = page.eval_on_selector_all(
+            ".card", "cs => cs.map(c => c.getAttribute('aria-label'))"
+        )
+        assert names and all(
+            re.fullmatch(
+                r"(ace|two|three|four|five|six|seven|eight|nine|ten"
+                r"|jack|queen|king) of (clubs|diamonds|hearts|"
+                r"spades)",
+                n,
+            )
+            for n in names
+        ), names[:5]
+        assert page.is_hidden("#claim-button")  # after the match: nothing to claim
         assert page.laugh_errors == []
     finally:
         if ted is not None:
@@ -114,9 +132,26 @@ def _race_seed(rulesets):
 
 def test_a_claim_typed_on_the_page_wins_the_race(tmp_path, pages, rulesets):
     seed, rank = _race_seed(rulesets)
-    srv = Server(tmp_path, tmp_path / "srv", "--ruleset", "parlett", "--players", "3",
-                 "--bots", "beginner", "--deals", "1", "--gap", "3", "--pace", "1",
-                 "--seed", str(seed), "--people", "2")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--ruleset",
+        "parlett",
+        "--players",
+        "3",
+        "--bots",
+        "beginner",
+        "--deals",
+        "1",
+        "--gap",
+        "3",
+        "--pace",
+        "1",
+        "--seed",
+        str(seed),
+        "--people",
+        "2",
+    )
     bob = None
     page = pages()
     try:
@@ -124,10 +159,9 @@ def test_a_claim_typed_on_the_page_wins_the_race(tmp_path, pages, rulesets):
         bob = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Bob"})
         # play begins (the eldest's first move, the page's or Bob's): the race is open
         begun = re.compile(r"^(You|Bob): \S+ takes \S", re.M)
-        assert _wait(lambda: (_step(page, False), begun.search(_log(page)))[1], 40, 0.1), \
-            _log(page)
+        assert _wait(lambda: (_step(page, False), begun.search(_log(page)))[1], 40, 0.1), _log(page)
         page.locator("body").focus()
-        page.keyboard.press("Space")                # the claim key, as at the terminal
+        page.keyboard.press("Space")  # the claim key, as at the terminal
         assert page.evaluate("document.activeElement.id") == "claim-text"
         page.keyboard.type(RANK_PLURALS[rank])
         page.keyboard.press("Enter")
@@ -145,15 +179,30 @@ def test_a_claim_typed_on_the_page_wins_the_race(tmp_path, pages, rulesets):
         srv.stop()
 
 
-def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_device(
-        tmp_path, pages):
+def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_device(tmp_path, pages):
     """Issue 41 finding 5: a phone that discards the tab (closed, then opened again on the
     page's address) is back at its seat; on another device the seat code shown at the join,
     typed at the page, takes it back; "Leave the table" forgets it.  A named first dealer's
     seat is taken by the organiser's link, not by the name."""
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--pace", "0.5",
-                 "--gap", "0", "--people", "2", "--move-time", "120", "--hold",
-                 "--first-dealer", "Alice")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--pace",
+        "0.5",
+        "--gap",
+        "0",
+        "--people",
+        "2",
+        "--move-time",
+        "120",
+        "--hold",
+        "--first-dealer",
+        "Alice",
+    )
     page = pages(360, 740)
     try:
         _join(page, srv, "Cal")
@@ -161,10 +210,10 @@ def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_devic
         shown = page.locator("#seat-code").inner_text()
         assert re.fullmatch(r"[A-Z2-9]{5}-[A-Z2-9]{5}", shown), shown
         ctx = page.context
-        page.close()                                    # the tab is gone, and its session
+        page.close()  # the tab is gone, and its session
         again = ctx.new_page()
         again.laugh_errors = []
-        again.goto(srv.info["page"])                    # the bare address, no link
+        again.goto(srv.info["page"])  # the bare address, no link
         again.wait_for_selector("#table-view:not([hidden])")
         assert again.locator("#table-title").inner_text() == title
         assert again.locator("#status").inner_text().startswith("Back at your seat.")
@@ -181,19 +230,22 @@ def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_devic
         mallory.goto(f"{srv.info['page']}#{srv.code}")
         mallory.fill("#name", "alice")
         mallory.click("#join-button")
-        assert _wait(lambda: "seat code the organiser gives" in
-                     mallory.locator("#join-error").inner_text(), 10)
+        assert _wait(
+            lambda: "seat code the organiser gives" in mallory.locator("#join-error").inner_text(),
+            10,
+        )
         code = next(c for c in srv.info["tables"][0]["codes"] if c)
         alice = pages(360, 740)
-        alice.goto(f"{srv.info['page']}#{srv.code}/{code}")     # the organiser's link
+        alice.goto(f"{srv.info['page']}#{srv.code}/{code}")  # the organiser's link
         assert alice.input_value("#seat").replace("-", "") == code
         alice.click("#join-button")
         alice.wait_for_selector("#table-view:not([hidden])")
         assert "Alice" in alice.locator("#table-title").inner_text()
         # leaving forgets the code: a new tab shows the join form
         other.click("#leave-button")
-        assert _wait(lambda: other.evaluate(
-            f"localStorage.getItem('laugh-seat:{srv.code}')") is None, 10)
+        assert _wait(
+            lambda: other.evaluate(f"localStorage.getItem('laugh-seat:{srv.code}')") is None, 10
+        )
         assert again.laugh_errors == [] and other.laugh_errors == []
         assert alice.laugh_errors == []
     finally:
@@ -201,8 +253,22 @@ def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_devic
 
 
 def test_a_page_that_reloads_mid_deal_takes_its_seat_back(tmp_path, pages):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--pace", "0.5",
-                 "--gap", "0", "--people", "1", "--move-time", "120")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "--pace",
+        "0.5",
+        "--gap",
+        "0",
+        "--people",
+        "1",
+        "--move-time",
+        "120",
+    )
     page = pages()
     try:
         _join(page, srv, "Cal")
@@ -210,6 +276,7 @@ def test_a_page_that_reloads_mid_deal_takes_its_seat_back(tmp_path, pages):
 
         def hand():
             return page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.code)")
+
         assert _wait(lambda: len(hand()) >= 5, 30), _log(page)
         held = hand()
         page.reload()
@@ -227,8 +294,22 @@ def test_a_page_that_reloads_mid_deal_takes_its_seat_back(tmp_path, pages):
 
 
 def test_a_hostile_name_is_text_and_axe_finds_nothing_serious(tmp_path, pages):
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--pace", "0.5",
-                 "--gap", "0", "--people", "2", "--move-time", "120")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--pace",
+        "0.5",
+        "--gap",
+        "0",
+        "--people",
+        "2",
+        "--move-time",
+        "120",
+    )
     hostile = "<img src=x onerror=f()>"
     raw = None
     page, admin = pages(), pages(360, 740)
@@ -251,17 +332,18 @@ def test_a_hostile_name_is_text_and_axe_finds_nothing_serious(tmp_path, pages):
         assert _wait(lambda: buttons.count() == 2, 10)
         admin.once("dialog", lambda d: d.accept())
         admin.locator("button[aria-label^='Release'][aria-label$='(Dee)']").click()
-        assert _wait(lambda: "released seat" in admin.locator("#log").inner_text(), 10), \
+        assert _wait(lambda: "released seat" in admin.locator("#log").inner_text(), 10), (
             admin.locator("#log").inner_text()
+        )
         # the new code is on the organiser's page (and said once), for Dee alone
         shown = admin.locator("#tables .seat-code")
         assert _wait(lambda: shown.count() == 1, 10)
         assert re.fullmatch(r"[A-Z2-9]{5}-[A-Z2-9]{5}", shown.inner_text())
         assert shown.inner_text() in admin.locator("#log").inner_text()
         admin.check("#projector")
-        assert _wait(lambda: shown.count() == 0, 10)        # never on a projected screen
+        assert _wait(lambda: shown.count() == 0, 10)  # never on a projected screen
         admin.evaluate("document.activeElement && document.activeElement.blur()")
-        admin.keyboard.press("Escape")                      # the projector view has no control
+        admin.keyboard.press("Escape")  # the projector view has no control
         assert _wait(lambda: shown.count() == 1, 10)
         assert _axe(page) == [], "the table"
         assert _axe(admin) == [], "the organiser's page"

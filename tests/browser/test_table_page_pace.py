@@ -19,8 +19,6 @@ from tables_net import RawClient, Server
 pytestmark = pytest.mark.browser
 
 
-
-
 def _shot(page, tmp_path: Path, name: str) -> None:
     folder = Path(os.environ.get("LAUGH_SHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -55,8 +53,19 @@ _BROKEN_WORDS = """els => els.flatMap(el => {
 def test_a_malformed_link_says_so_and_still_joins(tmp_path, pages, link):
     """Before: ``URI malformed`` was thrown before the form's handler was set, and the join
     form submitted as a plain GET (the page reloaded, nobody sat down)."""
-    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--hold",
-                 "--pace", "0", "--gap", "0")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--players",
+        "3",
+        "--deals",
+        "1",
+        "--hold",
+        "--pace",
+        "0",
+        "--gap",
+        "0",
+    )
     page, admin = pages(360, 740), pages(1280, 800)
     try:
         page.goto(f"{srv.info['page']}#{link}")
@@ -82,9 +91,26 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
     laptop), five players with computer names: the waiting said, the first screen at each
     turn, the hint beside the moves, the review above the table, the sheet that scrolls, the
     page after the match."""
-    srv = Server(tmp_path, tmp_path / "srv", "--ruleset", "parlett", "--players",
-                 "5", "--deals", "2", "--hold", "--pace", "0.2", "--gap", "3", "--hint",
-                 "--move-time", "120", "--seed", "3")
+    srv = Server(
+        tmp_path,
+        tmp_path / "srv",
+        "--ruleset",
+        "parlett",
+        "--players",
+        "5",
+        "--deals",
+        "2",
+        "--hold",
+        "--pace",
+        "0.2",
+        "--gap",
+        "3",
+        "--hint",
+        "--move-time",
+        "120",
+        "--seed",
+        "3",
+    )
     phone, laptop = pages(360, 740), pages(1280, 800)
     org = None
     try:
@@ -107,9 +133,12 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
             if page.is_visible("#ready-button"):
                 page.click("#ready-button")
                 return False
-            if not page.is_visible("#moves-box") or page.is_visible("#review-done") or \
-                    not page.locator("#turn").inner_text().startswith("Your turn"):
-                return False            # no turn, or the deal has just ended (a race)
+            if (
+                not page.is_visible("#moves-box")
+                or page.is_visible("#review-done")
+                or not page.locator("#turn").inner_text().startswith("Your turn")
+            ):
+                return False  # no turn, or the deal has just ended (a race)
             first = page.locator("#moves button.move").first
             if not first.count():
                 return False
@@ -119,14 +148,17 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
             height = bar["y"] if bar and bar["y"] > 100 else page.viewport_size["height"]
             for sel in ("#hand", "#moves button.move"):
                 box = page.locator(sel).first.bounding_box()
-                if box is None:             # redrawn meanwhile (the turn has moved on)
+                if box is None:  # redrawn meanwhile (the turn has moved on)
                     return False
                 if box["y"] + min(box["height"], 40) > height:
                     _shot(page, tmp_path, f"failed-{who}")
                 assert box["y"] + min(box["height"], 40) <= height, (
-                    sel, box, height, page.evaluate("document.getElementById('review-box')"
-                                                    ".className"),
-                    page.locator("#log").inner_text()[-300:])
+                    sel,
+                    box,
+                    height,
+                    page.evaluate("document.getElementById('review-box').className"),
+                    page.locator("#log").inner_text()[-300:],
+                )
             if not shots[who]:
                 shots[who] = 1
                 _shot(page, tmp_path, f"turn-{who}")
@@ -140,7 +172,7 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
                 _shot(page, tmp_path, "hint-phone")
             try:
                 first.click(timeout=2000)
-            except Exception:        # redrawn under the pointer: look again
+            except Exception:  # redrawn under the pointer: look again
                 pass
             return True
 
@@ -152,13 +184,14 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
                 if page.is_visible("#review-done") and not reviewed:
                     reviewed = True
                     box = page.locator("#review-box").bounding_box()
-                    assert box is not None and box["y"] < 400       # above the table
+                    assert box is not None and box["y"] < 400  # above the table
                     _shot(page, tmp_path, f"review-{who}")
                     page.locator("body").focus()
-                    page.keyboard.press("Enter")                      # a key: the table
+                    page.keyboard.press("Enter")  # a key: the table
                     assert page.is_hidden("#review-done")
                 turn(page, who)
             return "The match is over" in phone.locator("#log").inner_text()
+
         assert _wait(play, 240, 0.1), phone.locator("#log").inner_text()[-1500:]
         assert reviewed
         # after the match: no hint, no move field, no claim bar
@@ -173,12 +206,14 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
         # the wide sheet says that it scrolls
         laptop.locator("#sheet-box").scroll_into_view_if_needed()
-        wide = laptop.evaluate("(() => { const b = document.getElementById('sheet-scroll');"
-                               " return b.scrollWidth > b.clientWidth; })()")
+        wide = laptop.evaluate(
+            "(() => { const b = document.getElementById('sheet-scroll');"
+            " return b.scrollWidth > b.clientWidth; })()"
+        )
         assert laptop.is_visible("#sheet-more") == wide
         _shot(laptop, tmp_path, "over-laptop")
         phone.locator("#sheet-box").scroll_into_view_if_needed()
-        assert phone.is_visible("#sheet-more")        # five columns do not fit a phone
+        assert phone.is_visible("#sheet-more")  # five columns do not fit a phone
         _shot(phone, tmp_path, "over-phone")
         assert phone.laugh_errors == [] and laptop.laugh_errors == []
     finally:
@@ -192,18 +227,31 @@ def test_a_stopped_server_is_said_to_have_stopped(tmp_path, pages):
     the page), then the server is said to have stopped, with a button that tries again and
     takes the seat back once it is resumed."""
     folder = tmp_path / "srv"
-    srv = Server(tmp_path, folder, "--players", "3", "--deals", "3", "--pace", "0.3",
-                 "--gap", "0", "--move-time", "120")
+    srv = Server(
+        tmp_path,
+        folder,
+        "--players",
+        "3",
+        "--deals",
+        "3",
+        "--pace",
+        "0.3",
+        "--gap",
+        "0",
+        "--move-time",
+        "120",
+    )
     page = pages(360, 740)
-    page.clock.install()                # the page's timers, run forward below: not a minute
+    page.clock.install()  # the page's timers, run forward below: not a minute
     back = None
     try:
         _join(page, srv, "Ann")
         port = srv.address.rsplit(":", 1)[1]
         srv.stop()
         status = page.locator("#status")
-        assert _wait(lambda: re.search(r"try \d of 9", status.inner_text()), 10), \
+        assert _wait(lambda: re.search(r"try \d of 9", status.inner_text()), 10), (
             status.inner_text()
+        )
         tries = set()
 
         def gave_up() -> bool:
@@ -212,14 +260,14 @@ def test_a_stopped_server_is_said_to_have_stopped(tmp_path, pages):
                 tries.add(int(found.group(1)))
             page.clock.run_for(1000)
             return page.is_visible("#retry-button")
+
         assert _wait(gave_up, 60, 0.02), status.inner_text()
-        assert 9 in tries and len(tries) >= 5, tries        # counted, to the last
+        assert 9 in tries and len(tries) >= 5, tries  # counted, to the last
         assert "The server has stopped" in status.inner_text()
         _shot(page, tmp_path, "stopped-360")
         back = Server(tmp_path, folder, "--port", port, resume=True)
         page.click("#retry-button")
-        assert _wait(lambda: status.inner_text() == "Back at your seat.", 20), \
-            status.inner_text()
+        assert _wait(lambda: status.inner_text() == "Back at your seat.", 20), status.inner_text()
     finally:
         if back is not None:
             back.stop()

@@ -19,7 +19,7 @@ from tutor.app.web.server import ClassRoom, WebApp
 
 pytestmark = pytest.mark.browser
 
-SHOTS = os.environ.get("LAUGH_SHOTS")       # a folder to keep the screenshots in, to look at
+SHOTS = os.environ.get("LAUGH_SHOTS")  # a folder to keep the screenshots in, to look at
 TOKEN = "learner-token-for-the-browser-test"
 
 
@@ -28,15 +28,16 @@ class Served:
 
     def __init__(self, web: WebApp):
         import uvicorn
+
         self.web = web
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(web.app, log_level="warning",
-                                                    lifespan="off"))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       daemon=True)
+        self.server = uvicorn.Server(uvicorn.Config(web.app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
         self.thread.start()
         end = time.monotonic() + 20
         while not self.server.started and time.monotonic() < end:
@@ -48,8 +49,6 @@ class Served:
         self.thread.join(20)
         self.web.close()
         self.sock.close()
-
-
 
 
 def _fits(page) -> None:
@@ -72,8 +71,9 @@ def _focused(page, timeout: float = 5.0) -> str:
     """The text of the button that has the focus (autofocus lands a moment after load)."""
     end = time.monotonic() + timeout
     while True:
-        tag, text = page.evaluate("[document.activeElement.tagName, "
-                                  "document.activeElement.textContent]")
+        tag, text = page.evaluate(
+            "[document.activeElement.tagName, document.activeElement.textContent]"
+        )
         if tag == "BUTTON" or time.monotonic() > end:
             return text
         time.sleep(0.05)
@@ -112,11 +112,11 @@ def test_a_learner_takes_lesson_1_by_keyboard_and_comes_back(tmp_path, pages):
                 page.fill("#answer", puzzle.expected_answer_text())
                 _enter(page)
                 continue
-            if tried_wrong and not came_back:   # mid-lesson, after a puzzle
+            if tried_wrong and not came_back:  # mid-lesson, after a puzzle
                 where = _heading(page)
                 page.reload()
                 assert _heading(page) == where
-                srv.stop()                      # the server stopped and started again
+                srv.stop()  # the server stopped and started again
                 srv = Served(WebApp(store=store, token=TOKEN))
                 page.goto(f"{srv.base}/s/{TOKEN}/lesson/history")
                 number = where.split(" · page ")[1].split()[0]
@@ -126,13 +126,13 @@ def test_a_learner_takes_lesson_1_by_keyboard_and_comes_back(tmp_path, pages):
                 continue
             focused = _focused(page)
             assert focused in ("next", "finish", "yes"), focused
-            _enter(page)                        # the first choice has the focus
+            _enter(page)  # the first choice has the focus
         else:
             raise AssertionError("lesson 1 did not end")
         text = page.inner_text("main")
         assert tried_wrong and came_back
         assert "Lesson complete" in text
-        assert "Lesson 2: Cards and terms" in text          # what comes next
+        assert "Lesson 2: Cards and terms" in text  # what comes next
         problems += _axe(page)
         _fits(page)
         _shot(page, "web-end-360", tmp_path)
@@ -159,7 +159,7 @@ def test_a_student_joins_by_code_answers_and_comes_back(tmp_path, pages):
         page.fill("#code", room.code.lower())
         page.fill("#name", "<b>Ann</b>")
         _enter(page)
-        assert "<b>Ann</b>" in page.inner_text("main")      # the name as text
+        assert "<b>Ann</b>" in page.inner_text("main")  # the name as text
         page.click("text=The game and its history")
         for _ in range(20):
             if page.locator("#answer").count():
@@ -172,7 +172,7 @@ def test_a_student_joins_by_code_answers_and_comes_back(tmp_path, pages):
         _enter(page)
         assert "You answered" in page.inner_text("main")
         ctx = page.context
-        page.close()                                        # the tab closed
+        page.close()  # the tab closed
         again = ctx.new_page()
         again.goto(f"{srv.base}/")
         again.click("text=Continue where you were")
@@ -232,7 +232,7 @@ def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages
         projector = pages(1280, 800)
         projector.context.add_cookies(teacher.context.cookies())
         projector.goto(f"{srv.base}/projector")
-        for _ in range(4):                                 # to the page of the puzzles
+        for _ in range(4):  # to the page of the puzzles
             with projector.expect_navigation():
                 projector.click("text=Next page")
         assert "Page 5 of 5" in projector.inner_text("main")
@@ -259,12 +259,12 @@ def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages
         assert first.locator(".right").inner_text() == "1"
         assert "(33%)" in first.inner_text()
         assert first.locator("ul.wrong li").first.inner_text().endswith(": 2")
-        assert "Bob" not in projector.inner_text("main")       # no names unless chosen
+        assert "Bob" not in projector.inner_text("main")  # no names unless chosen
         problems += _axe(projector)
         _shot(projector, "class-projector-1280", tmp_path)
         with projector.expect_navigation():
             projector.click("text=Show names")
-        assert "<i>Bob</i>, Cy" in first.inner_text()          # a name as text
+        assert "<i>Bob</i>, Cy" in first.inner_text()  # a name as text
         projector.set_viewport_size({"width": 360, "height": 740})
         _fits(projector)
         _shot(projector, "class-projector-360", tmp_path)

@@ -49,7 +49,7 @@ def _deal_from(rs, players, dealer, hands: dict[int, str], table: str, seed: int
     for q in range(players):
         for i, c in enumerate(full[q]):
             pack[((q - eldest) % players) + i * players] = c
-    pack[players * pc.hand:] = tab
+    pack[players * pc.hand :] = tab
     d = Deal(rs, players, dealer, pack)
     for q in range(players):
         assert sorted(d.hand(q)) == sorted(full[q])
@@ -69,6 +69,7 @@ def _positions(rs, players, deals, seed=0):
 
 # --- the engine's copies -------------------------------------------------------------------
 
+
 def test_copies_carry_every_slot_of_the_deal(rulesets):
     d = _positions(rulesets["porges"], 4, 1)[5]
     c = d.clone()
@@ -83,6 +84,7 @@ def test_copies_carry_every_slot_of_the_deal(rulesets):
 
 
 # --- options ------------------------------------------------------------------------------
+
 
 def test_options_are_the_engines_legal_actions(rulesets):
     for d in _positions(rulesets["parlett"], 5, 2) + _positions(rulesets["wolffauer"], 3, 2):
@@ -106,7 +108,8 @@ def test_analysis_lists_every_option_and_the_seat_with_nothing_to_decide_is_refu
     seat = d.to_move
     an = analyse(d, seat, samples=20, seed=1)
     assert sorted(map(repr, (o.action for o in an.options))) == sorted(
-        map(repr, decision_options(d, seat)))
+        map(repr, decision_options(d, seat))
+    )
     idle = next(q for q in range(5) if q != seat and not d.free_actions(q))
     with pytest.raises(NoDecision):
         analyse(d, idle, samples=10)
@@ -116,6 +119,7 @@ def test_analysis_lists_every_option_and_the_seat_with_nothing_to_decide_is_refu
 
 def test_every_rollout_policy_by_name(rulesets):
     from tutor.engine.analysis import POLICIES
+
     d = _lone_seven_position(rulesets)
     assert set(POLICIES) == {"random", "willughby", "counter"}
     for policy in POLICIES:
@@ -126,16 +130,14 @@ def test_every_rollout_policy_by_name(rulesets):
 
 def test_forced_positions_give_one_option(rulesets):
     rs = rulesets["parlett"]
-    d = _deal_from(rs, 5, 0, {1: "7C 2D 3D 4D 5D 6D 8D 9D"},
-                   "7H JC JD JH QC QD QH KC KD KH AC AD")
+    d = _deal_from(rs, 5, 0, {1: "7C 2D 3D 4D 5D 6D 8D 9D"}, "7H JC JD JH QC QD QH KC KD KH AC AD")
     # seat 1 can capture only the seven; no prial, no dead pair, nothing to claim
     assert not d.free_actions(1) and len(d.legal_actions()) == 1
     an = analyse(d, 1, samples=50, seed=2)
     assert len(an.options) == 1 and an.forced and an.stopped == "forced"
     assert an.best.action == d.legal_actions()[0] and an.best.diff == 0
     # suits alone: two ways to take one lone card are the same play
-    d = _deal_from(rs, 5, 0, {1: "7C 7D 3D 4D 5D 6D 8D 9D"},
-                   "7H JC JD JH QC QD QH KC KD KH AC AD")
+    d = _deal_from(rs, 5, 0, {1: "7C 7D 3D 4D 5D 6D 8D 9D"}, "7H JC JD JH QC QD QH KC KD KH AC AD")
     opts = decision_options(d, 1)
     assert len(opts) == 2 and option_class(d, opts[0]) == option_class(d, opts[1])
     an = analyse(d, 1, samples=50, seed=2)
@@ -143,6 +145,7 @@ def test_forced_positions_give_one_option(rulesets):
 
 
 # --- reproducibility and the seat's own view -------------------------------------------------
+
 
 def test_same_position_and_seed_give_the_same_figures(rulesets):
     d = _positions(rulesets["parlett"], 5, 1, seed=4)[2]
@@ -177,7 +180,7 @@ def test_figures_depend_only_on_what_the_seat_can_see(rulesets):
 def test_determinizations_keep_the_view_and_proven_holdings(rulesets):
     rec = json.loads((EXAMPLES / "parlett-5-clean.json").read_text())
     first = rec["actions"][0]
-    assert first["action"] == "declare_prial"        # player 4 keeps the third card of a prial
+    assert first["action"] == "declare_prial"  # player 4 keeps the third card of a prial
     d = replay(rec, upto=1)
     rank = rank_of(parse_cards(first["cards"][0])[0])
     assert known_holdings(d, 0) == {(4, rank): 1}
@@ -198,11 +201,17 @@ def test_determinizations_keep_the_view_and_proven_holdings(rulesets):
 
 # --- clear answers --------------------------------------------------------------------------
 
+
 def _lone_seven_position(rulesets):
     # seat 1 (eldest) can take a lone seven, whose two unseen twins are in opponents' hands,
     # or all three queens, which nobody else can ever take: the seven first, clearly
-    return _deal_from(rulesets["parlett"], 5, 0, {1: "7C QC 6C 6D TC JC KC KD"},
-                      "7D QD QH QS AC AD 2C 3C 4C 5C 8C 9C")
+    return _deal_from(
+        rulesets["parlett"],
+        5,
+        0,
+        {1: "7C QC 6C 6D TC JC KC KD"},
+        "7D QD QH QS AC AD 2C 3C 4C 5C 8C 9C",
+    )
 
 
 def test_a_clearly_better_capture_is_ranked_first(rulesets):
@@ -232,10 +241,11 @@ def test_classes_of_loss():
     assert classify(0.3, 0.05) == "inaccuracy"
     assert classify(0.6, 0.05) == "mistake"
     assert classify(1.5, 0.2) == "blunder"
-    assert classify(1.5, 2.0) == "good"          # the interval reaches zero: not proven
+    assert classify(1.5, 2.0) == "good"  # the interval reaches zero: not proven
 
 
 # --- annotating a deal ----------------------------------------------------------------------
+
 
 def test_annotate_skips_forced_moves_and_finds_missed_claims(rulesets):
     d = replay(json.loads((EXAMPLES / "parlett-5-oversights.json").read_text()))
@@ -243,22 +253,34 @@ def test_annotate_skips_forced_moves_and_finds_missed_claims(rulesets):
     for p in points:
         k, q, played, pos, then = p
         assert len({option_class(pos, o) for o in decision_options(pos, q, p.which)}) > 1
-        if then is not None:        # a question of timing: the seat's own next turn action
+        if then is not None:  # a question of timing: the seat's own next turn action
             assert pos.to_move == q and then.player == q and pos.why_illegal(then) is None
         if played is None or p.which == "free":
-            assert any(a.kind in ("claim", "declare_prial", "declare_dead_pair",
-                                  "declare_mournival", "take_table_mournival")
-                       for a in pos.free_actions(q))
+            assert any(
+                a.kind
+                in (
+                    "claim",
+                    "declare_prial",
+                    "declare_dead_pair",
+                    "declare_mournival",
+                    "take_table_mournival",
+                )
+                for a in pos.free_actions(q)
+            )
         if played is not None:
             assert d.history[k] == played and played.player == q
-    claim_at = next(k for k, a in enumerate(d.history)
-                    if a.kind == "claim" and a.oversight == "laid_down_dead_pair")
+    claim_at = next(
+        k
+        for k, a in enumerate(d.history)
+        if a.kind == "claim" and a.oversight == "laid_down_dead_pair"
+    )
     decs = annotate(d, seats=[0], at=claim_at - 1, samples=60)
     holds = [x for x in decs if x.played is None]
     assert holds and all(x.verdict == "blunder" for x in holds)
 
 
 # --- the expert -----------------------------------------------------------------------------
+
 
 def test_expert_is_reproducible_and_plays_only_legal_actions(rulesets):
     for rid, players in (("parlett", 5), ("wolffauer", 3)):
@@ -279,7 +301,8 @@ def test_expert_takes_the_clearly_better_option(rulesets):
     d = _lone_seven_position(rulesets)
     expert = ExpertBot(samples=150, seed=1)
     assert expert.choose(d, d.legal_actions(), random.Random(0)) == Action.make(
-        1, "capture", parse_cards("7C"), parse_cards("7D"))
+        1, "capture", parse_cards("7C"), parse_cards("7D")
+    )
     m = _deal_from(rulesets["parlett"], 5, 0, {}, "KC KD KH KS AC AD 2C 3C 4C 5C 8C 9C", seed=3)
     assert expert.free_action(m, 0, random.Random(0)).kind == "take_table_mournival"
 
@@ -287,14 +310,21 @@ def test_expert_takes_the_clearly_better_option(rulesets):
 #: Parlett, five players, after four actions: player 0 holds Q♣ Q♥ and the table Q♦ Q♠ (no other
 #: queen anywhere).  The counter player takes the pair for the pair at once; taking one queen now
 #: and the other on a later turn keeps a card in hand longer, which is clearly worth more.
-QUEENS = {"format": "laugh-and-lie-down/deal@1", "ruleset": "parlett", "players": 5, "dealer": 1,
-          "pack": "3S 5C 9H QH 9C 6H JH 7S AH 4C 6C 5D TC 7D 7H KS 7C AD 9D AC 5H 2H JC 2D 2C 4D "
-                  "KH 3H QC JD 9S AS 6S 6D 3D TD 5S 8D 4S KD 8C 8S QD 4H JS TH 3C 2S KC 8H TS "
-                  "QS".split(),
-          "actions": [{"player": 3, "action": "declare_prial", "cards": ["5C", "5D"]},
-                      {"player": 2, "action": "capture", "hand": ["4D"], "table": ["4H"]},
-                      {"player": 3, "action": "capture", "hand": ["2H"], "table": ["2S"]},
-                      {"player": 4, "action": "capture", "hand": ["3H"], "table": ["3C"]}]}
+QUEENS = {
+    "format": "laugh-and-lie-down/deal@1",
+    "ruleset": "parlett",
+    "players": 5,
+    "dealer": 1,
+    "pack": "3S 5C 9H QH 9C 6H JH 7S AH 4C 6C 5D TC 7D 7H KS 7C AD 9D AC 5H 2H JC 2D 2C 4D "
+    "KH 3H QC JD 9S AS 6S 6D 3D TD 5S 8D 4S KD 8C 8S QD 4H JS TH 3C 2S KC 8H TS "
+    "QS".split(),
+    "actions": [
+        {"player": 3, "action": "declare_prial", "cards": ["5C", "5D"]},
+        {"player": 2, "action": "capture", "hand": ["4D"], "table": ["4H"]},
+        {"player": 3, "action": "capture", "hand": ["2H"], "table": ["2S"]},
+        {"player": 4, "action": "capture", "hand": ["3H"], "table": ["3C"]},
+    ],
+}
 
 
 def test_expert_leaves_the_counter_players_choice_only_when_clearly_better(rulesets):
@@ -306,12 +336,15 @@ def test_expert_leaves_the_counter_players_choice_only_when_clearly_better(rules
     mine = an.value_of(pair)
     assert mine.diff + mine.diff_ci95 < 0
     pick = ExpertBot(samples=150, seed=1).choose(d, legal, random.Random(0))
-    assert pick != pair and len(pick.cards) == 1 and rank_of(pick.cards[0]) == rank_of(pair.cards[0])
+    assert (
+        pick != pair and len(pick.cards) == 1 and rank_of(pick.cards[0]) == rank_of(pair.cards[0])
+    )
     # where the counter player's choice is the best, the expert makes it
     d = _lone_seven_position(rulesets)
     legal = d.legal_actions()
-    assert (ExpertBot(samples=60, seed=2).choose(d, legal, random.Random(0))
-            == make_bot("counter").choose(d, legal, random.Random(0)))
+    assert ExpertBot(samples=60, seed=2).choose(d, legal, random.Random(0)) == make_bot(
+        "counter"
+    ).choose(d, legal, random.Random(0))
 
 
 def test_expert_departure_threshold(rulesets):
@@ -341,8 +374,10 @@ def test_expert_is_a_computer_player_by_name():
 
 # --- what a person is told: ties, principles, a sample play-out --------------------------------
 
+
 def test_a_best_move_is_called_so_only_when_separated_and_ties_are_alike(rulesets):
     from tutor.engine.analysis import verdict
+
     d = _lone_seven_position(rulesets)
     an = analyse(d, 1, samples=400, seed=5, stop_when_clear=False)
     assert verdict(an) == "best" and an.separated and an.alike() == [an.best]
@@ -364,14 +399,17 @@ def test_a_best_move_is_called_so_only_when_separated_and_ties_are_alike(ruleset
 
 def test_principles_say_why_with_the_positions_cards_and_counts(rulesets):
     from tutor.engine.analysis import principle, principles
+
     d = _lone_seven_position(rulesets)
     seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
     queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
     p = principle(d, 1, seven, queens)
     assert p.key == "take-at-risk" and p.quote == "parlett:capture-lone-card"
-    assert p.text.startswith("The lone seven on the table (7♦) is at risk: 2 sevens unseen, and "
-                             "4 players move before your next turn; the queens can wait")
-    assert principle(d, 1, queens, seven) is None       # nothing says the queens come first
+    assert p.text.startswith(
+        "The lone seven on the table (7♦) is at risk: 2 sevens unseen, and "
+        "4 players move before your next turn; the queens can wait"
+    )
+    assert principle(d, 1, queens, seven) is None  # nothing says the queens come first
     an = analyse(d, 1, samples=300, seed=5, stop_when_clear=False)
     got = principles(d, 1, an)
     assert queens in [a for a, _ in got] and {q.key for _, q in got} == {"take-at-risk"}
@@ -392,16 +430,17 @@ def test_principles_say_why_with_the_positions_cards_and_counts(rulesets):
 
 def test_a_sample_play_out_of_two_moves_from_one_deal_of_the_unseen_cards(rulesets):
     from tutor.engine.analysis import sample_playout
+
     d = _lone_seven_position(rulesets)
     seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
     queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
     po = sample_playout(d, 1, queens, seven, seed=3)
     assert po.options == (queens, seven)
     assert po.lines[0][0] == queens and po.lines[1][0] == seven
-    assert po.results[1] > po.results[0]        # a deal where the better move ends ahead
-    dealt = set().union(*map(set, po.hands.values()))        # random hands, of the unseen cards
+    assert po.results[1] > po.results[0]  # a deal where the better move ends ahead
+    dealt = set().union(*map(set, po.hands.values()))  # random hands, of the unseen cards
     assert dealt == {c for c in range(52) if unseen_mask(d, 1) >> c & 1}
-    for line in po.lines:                       # every action legal, replayed on the engine
+    for line in po.lines:  # every action legal, replayed on the engine
         x = d.clone()
         for q, cs in po.hands.items():
             x.hands[q] = sum(1 << c for c in cs)

@@ -41,7 +41,7 @@ def _positions(rs, players, deals, seed):
         rng = random.Random(f"{seed}/{j}")
         d = new_deal(rs, players, j % players, rng)
         bots = [make_bot("counter", 0.6 if j % 2 else 0.0) for _ in range(players)]
-        out.append(d.clone())                   # before anyone's free actions
+        out.append(d.clone())  # before anyone's free actions
         play_out(d, bots, rng, observer=lambda dd, a: out.append(dd.clone()))
     return [p for i, p in enumerate(out) if not p.is_terminal() and (i % 3 == 0 or p.oversights)]
 
@@ -87,10 +87,10 @@ def test_rollouts_settle_as_the_engine_does(kernel, rulesets):
                 run = fast.KernelRun(kernel, d, 0, _NoUnseen, [(None, None, False)], 0)
                 R = np.zeros(kernel.MAXP, np.int64)
                 rnd = np.zeros(kernel.RLEN, np.uint64)
-                rnd[kernel.R_KEY:kernel.R_KEY + d.n + 1] = keys
+                rnd[kernel.R_KEY : kernel.R_KEY + d.n + 1] = keys
                 S = kernel.playout_state(run.P, run.S, rnd, run.opts[0], 0, R)
                 assert [int(S[kernel.W0 + q]) for q in range(d.n)] == list(x.won), (rid, players)
-                assert [int(r) for r in R[:d.n]] == list(x.result.returns()), (rid, players)
+                assert [int(r) for r in R[: d.n]] == list(x.result.returns()), (rid, players)
                 checked += 1
     assert checked > 400 and oversights > 50
 
@@ -109,12 +109,28 @@ def test_every_analysis_has_the_same_figures_on_both_paths(kernel, rulesets):
                         which, then = "free", d.legal_actions()[-1]
                         timing += 1
                     try:
-                        one = analyse(d, seat, samples=6, seed=checked, which=which, then=then,
-                                      stop_when_clear=False, engine="kernel")
+                        one = analyse(
+                            d,
+                            seat,
+                            samples=6,
+                            seed=checked,
+                            which=which,
+                            then=then,
+                            stop_when_clear=False,
+                            engine="kernel",
+                        )
                     except NoDecision:
                         continue
-                    two = analyse(d, seat, samples=6, seed=checked, which=which, then=then,
-                                  stop_when_clear=False, engine="pure")
+                    two = analyse(
+                        d,
+                        seat,
+                        samples=6,
+                        seed=checked,
+                        which=which,
+                        then=then,
+                        stop_when_clear=False,
+                        engine="pure",
+                    )
                     assert (one.engine, two.engine) == ("kernel", "pure")
                     a, b = one.to_json(), two.to_json()
                     a.pop("seconds"), b.pop("seconds")
@@ -126,27 +142,36 @@ def test_every_analysis_has_the_same_figures_on_both_paths(kernel, rulesets):
 def test_early_stops_and_pruning_are_the_same_on_both_paths(kernel, rulesets):
     d = _positions(rulesets["parlett"], 5, 1, "stops")[1]
     seat = d.to_move
-    for kw in ({"samples": 300}, {"samples": 300, "prune": True, "min_samples": 16},
-               {"samples": 200, "stop_when_clear": False, "target": 0.5}):
+    for kw in (
+        {"samples": 300},
+        {"samples": 300, "prune": True, "min_samples": 16},
+        {"samples": 200, "stop_when_clear": False, "target": 0.5},
+    ):
         one = analyse(d, seat, seed=4, engine="kernel", **kw).to_json()
         two = analyse(d, seat, seed=4, engine="pure", **kw).to_json()
         one.pop("seconds"), two.pop("seconds")
         assert one == two
 
 
-def test_the_kernel_runs_by_default_and_the_environment_forces_the_pure_engine(kernel, rulesets,
-                                                                               house):
+def test_the_kernel_runs_by_default_and_the_environment_forces_the_pure_engine(
+    kernel, rulesets, house
+):
     d = _positions(rulesets["parlett"], 5, 1, "default")[0]
     assert analyse(d, d.to_move, samples=8).engine == "kernel"
     assert analyse(d, d.to_move, samples=8, policy="willughby").engine == "pure"
-    code = ("from tutor.engine.analysis import fast; import sys; "
-            "sys.exit(0 if fast.kernel(wait=True) is None else 1)")
+    code = (
+        "from tutor.engine.analysis import fast; import sys; "
+        "sys.exit(0 if fast.kernel(wait=True) is None else 1)"
+    )
     env = {"LAUGH_PURE_PYTHON": "1", "PATH": "/usr/bin:/bin"}
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, timeout=60)
     assert r.returncode == 0
     # house rules the kernel does not cover: several captures a turn, payments for lying down
-    unsupported = [rs for rs in house.values() if rs.captures_per_turn == "any"
-                   or rs.lie_down_pays is not None or rs.scoring == "pot"]
+    unsupported = [
+        rs
+        for rs in house.values()
+        if rs.captures_per_turn == "any" or rs.lie_down_pays is not None or rs.scoring == "pot"
+    ]
     assert unsupported
     for rs in unsupported:
         players = rs.player_counts[0]
@@ -184,14 +209,16 @@ def test_the_mersenne_twister_is_cpythons(kernel):
         assert [int(x) for x in rnd[1:625]] == list(state[:624]) and rnd[625] == state[624]
         py = random.Random(text)
         assert [kernel.draw(rnd, 0) for _ in range(700)] == [py.random() for _ in range(700)]
-        assert [kernel.below(rnd, n) for n in range(2, 60)] == [py._randbelow(n)
-                                                                 for n in range(2, 60)]
+        assert [kernel.below(rnd, n) for n in range(2, 60)] == [
+            py._randbelow(n) for n in range(2, 60)
+        ]
 
 
 def test_self_play_of_counter_players_is_the_engines(kernel, rulesets):
     """laugh simulate's counter studies on the kernel: every deal's results and last-in seat as
     play_out gives them, in every ruleset and player count."""
     from tutor.engine.simulate import run_chunk
+
     checked = 0
     for rid in sorted(rulesets):
         rs = rulesets[rid]
@@ -201,8 +228,11 @@ def test_self_play_of_counter_players_is_the_engines(kernel, rulesets):
             rets, lasts = got
             for i, j in enumerate(range(5, 17)):
                 rng = random.Random(f"11/{j}")
-                d = play_out(new_deal(rs, players, j % players, rng),
-                             [make_bot("counter") for _ in range(players)], rng)
+                d = play_out(
+                    new_deal(rs, players, j % players, rng),
+                    [make_bot("counter") for _ in range(players)],
+                    rng,
+                )
                 assert rets[i] == d.returns() and lasts[i] == d.result.last_in, (rid, players, j)
                 checked += 1
             # the study's figures are the same whichever path played the deals
@@ -230,13 +260,15 @@ def test_undeclared_determinizations_are_the_same_on_both_paths(kernel, rulesets
 
 
 def test_an_analysis_moves_to_the_kernel_when_its_background_compilation_ends(
-        kernel, rulesets, monkeypatch):
+    kernel, rulesets, monkeypatch
+):
     """A fixed budget begun while the kernel is being compiled runs on the pure engine in short
     batches and on the kernel from the batch after it is ready: the same figures as either
     alone (issue 28: the first analysis on a new machine no longer runs wholly on the pure
     engine while the compilation takes the other core)."""
     from tutor.engine import kernelcache
     from tutor.engine.analysis import core
+
     d = _positions(rulesets["parlett"], 5, 1, "stops")[1]
     seat = d.to_move
     kw = {"samples": 60, "stop_when_clear": False}
@@ -246,10 +278,11 @@ def test_an_analysis_moves_to_the_kernel_when_its_background_compilation_ends(
     def ready_at_third_look(wait=False, entry="run_samples"):
         asked.append(1)
         return kernel if len(asked) >= 3 else None
+
     monkeypatch.setattr(kernelcache, "compiling", lambda: 12.0)
     monkeypatch.setattr(fast, "kernel", ready_at_third_look)
     switched = analyse(d, seat, seed=7, **kw)
-    assert switched.engine == "kernel" and len(asked) == 3     # the first look, then two batches
+    assert switched.engine == "kernel" and len(asked) == 3  # the first look, then two batches
     one = switched.to_json()
     one.pop("seconds"), alone.pop("seconds")
     assert one == alone

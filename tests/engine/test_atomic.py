@@ -52,13 +52,13 @@ def test_a_device_node_is_written_through_not_replaced(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("making a device node needs root")
     null = tmp_path / "null"
-    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))          # like /dev/null
+    os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # like /dev/null
     full = tmp_path / "full"
-    os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))          # like /dev/full
+    os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))  # like /dev/full
     write_atomic(null, "gone")
     with pytest.raises(OSError) as info:
         write_atomic(full, "x" * 10000)
-    assert info.value.errno == 28                                   # ENOSPC: said, not hidden
+    assert info.value.errno == 28  # ENOSPC: said, not hidden
     assert stat.S_ISCHR(null.stat().st_mode) and stat.S_ISCHR(full.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null"]
 
@@ -94,16 +94,17 @@ def test_lines_written_a_part_at_a_time_are_there_whole_or_not_at_all(tmp_path):
 
     class Stop(Exception):
         pass
+
     with pytest.raises(Stop):
         with open_atomic(path) as fh:
             fh.write("one\n")
-            raise Stop                  # a line that could not be made: nothing is replaced
+            raise Stop  # a line that could not be made: nothing is replaced
     assert path.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
     with open_atomic(path) as fh:
         for k in range(3):
             fh.write(f"{k}\n")
-            assert path.read_text() == "old\n"      # not there before the end
+            assert path.read_text() == "old\n"  # not there before the end
     assert path.read_text() == "0\n1\n2\n"
     with pytest.raises(IsADirectoryError):
         with open_atomic(tmp_path) as fh:

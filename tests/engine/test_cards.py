@@ -9,8 +9,18 @@ def test_seven_of_hearts_in_every_notation(text):
     assert code(parse_card(text)) == "7H"
 
 
-@pytest.mark.parametrize("text,expected", [("10♥", "TH"), ("TH", "TH"), ("th", "TH"),
-                                           ("10s", "TS"), ("as", "AS"), ("Kc", "KC"), ("q♦", "QD")])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("10♥", "TH"),
+        ("TH", "TH"),
+        ("th", "TH"),
+        ("10s", "TS"),
+        ("as", "AS"),
+        ("Kc", "KC"),
+        ("q♦", "QD"),
+    ],
+)
 def test_tens_and_faces(text, expected):
     assert code(parse_card(text)) == expected
 
@@ -48,7 +58,8 @@ def test_parse_rank(text, rank):
 
 def test_a_long_or_nested_input_is_named_briefly():
     from tutor.engine.cards import parse_card
-    for bad in ["[" * 5000 + "H", "7" * 5000, [[[[[]]]]] , {"a": 1}, 10 ** 40]:
+
+    for bad in ["[" * 5000 + "H", "7" * 5000, [[[[[]]]]], {"a": 1}, 10**40]:
         with pytest.raises(NotationError) as exc:
             parse_card(bad)
         assert len(str(exc.value)) < 200, str(exc.value)[:300]

@@ -24,27 +24,48 @@ def act(player, kind, cards="", table="", oversight=None):
 def split_aces(rulesets):
     """Parlett, 3 players: seat 1 splits the table prial of aces; seats 0 and 2 may claim
     AD AS."""
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "AH 4C", "5D 6D 9S"],
-                 table="AC AD AS 5C 9H", dealer=0, to_move=1)
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "AH 4C", "5D 6D 9S"],
+        table="AC AD AS 5C 9H",
+        dealer=0,
+        to_move=1,
+    )
     d.apply(act(1, "capture", "ah", "ac"))
     return d
 
 
 # -- what a claim names ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,cards,rank,kinds", [
-    ("a", (), 0, set()), ("claim a", (), 0, set()), ("ace", (), 0, set()),
-    ("aces", (), 0, set()), ("claim the aces", (), 0, set()), ("claim 10", (), 9, set()),
-    ("j", (), 10, set()), ("claim two", (), 1, set()), ("the two sevens", (), 6, set()),
-    ("claim a pair of nines", (), 8, set()), ("9s 9d", ("9S", "9D"), None, set()),
-    ("claim as ad", ("AS", "AD"), None, set()),
-    ("the split prial of aces", (), 0, {"split_prial"}),
-    ("claim the mournival of sevens", (), 6,
-     {"overlooked_table_mournival", "laid_down_mournival"}),
-    ("claim the dead pair", (), None, {"laid_down_dead_pair"}),
-    ("laid-down prial of 3s", ("3S",), None, {"laid_down_prial"}),
-    ("", (), None, set()),
-])
+
+@pytest.mark.parametrize(
+    "text,cards,rank,kinds",
+    [
+        ("a", (), 0, set()),
+        ("claim a", (), 0, set()),
+        ("ace", (), 0, set()),
+        ("aces", (), 0, set()),
+        ("claim the aces", (), 0, set()),
+        ("claim 10", (), 9, set()),
+        ("j", (), 10, set()),
+        ("claim two", (), 1, set()),
+        ("the two sevens", (), 6, set()),
+        ("claim a pair of nines", (), 8, set()),
+        ("9s 9d", ("9S", "9D"), None, set()),
+        ("claim as ad", ("AS", "AD"), None, set()),
+        ("the split prial of aces", (), 0, {"split_prial"}),
+        (
+            "claim the mournival of sevens",
+            (),
+            6,
+            {"overlooked_table_mournival", "laid_down_mournival"},
+        ),
+        ("claim the dead pair", (), None, {"laid_down_dead_pair"}),
+        ("laid-down prial of 3s", ("3S",), None, {"laid_down_prial"}),
+        ("", (), None, set()),
+    ],
+)
 def test_claim_words(text, cards, rank, kinds):
     got = read_claim_words(text)
     assert got.cards == tuple(parse_cards(" ".join(cards)))
@@ -52,7 +73,9 @@ def test_claim_words(text, cards, rank, kinds):
 
 
 def test_unreadable_and_mixed_claims_are_refused():
-    with pytest.raises(InvalidAction, match="could not read 'zz': not a card, a rank or a word of a claim"):
+    with pytest.raises(
+        InvalidAction, match="could not read 'zz': not a card, a rank or a word of a claim"
+    ):
         read_claim_words("claim zz")
     with pytest.raises(IllegalAction, match="one rank"):
         read_claim_words("claim 9s 8s")
@@ -63,12 +86,11 @@ def test_unreadable_and_mixed_claims_are_refused():
 def test_aces_are_claimed_by_rank_every_way(rulesets):
     d = split_aces(rulesets)
     want = act(0, "claim", "ad as", oversight="split_prial")
-    for text in ("a", "ace", "aces", "claim a", "claim aces", "the split prial of aces",
-                 "AS AD"):
+    for text in ("a", "ace", "aces", "claim a", "claim aces", "the split prial of aces", "AS AD"):
         assert d.parse_claim(text, 0) == want, text
         assert d.parse_action(text if text.startswith("claim") else "claim " + text, 0) == want
     with pytest.raises(IncompleteAction, match="names the cards it takes"):
-        d.parse_claim("claim", 0, named=True)        # the claim key: naming is the skill
+        d.parse_claim("claim", 0, named=True)  # the claim key: naming is the skill
     with pytest.raises(IllegalAction, match="no open laid down dead pair oversight of aces"):
         d.parse_claim("the dead pair of aces", 0)
     with pytest.raises(IllegalAction, match="player 1 made that mistake"):
@@ -76,6 +98,7 @@ def test_aces_are_claimed_by_rank_every_way(rulesets):
 
 
 # -- the protocol ----------------------------------------------------------------------------
+
 
 def test_the_first_to_arrive_takes_the_cards_and_the_next_is_too_late(rulesets):
     d = split_aces(rulesets)
@@ -87,12 +110,13 @@ def test_the_first_to_arrive_takes_the_cards_and_the_next_is_too_late(rulesets):
     hit = watch.arrive(0, "claim a", 10.6)
     assert [o.result for o in hit] == [HIT]
     assert hit[0].seconds == pytest.approx(0.6) and hit[0].action == act(
-        0, "claim", "ad as", oversight="split_prial")
+        0, "claim", "ad as", oversight="split_prial"
+    )
     assert d.history[-1] == hit[0].action
     (closed,) = watch.update(10.7)
     assert closed is w and w.how == "claimed" and w.taken_by == 0
     assert not w.missed_by(0) and w.missed_by(2)
-    assert watch.advance(20.0) == []                   # Ralph's claim has nothing to take
+    assert watch.advance(20.0) == []  # Ralph's claim has nothing to take
     late = watch.arrive(2, "aces", 11.0)[-1]
     assert late.result == TOO_LATE and late.reason.startswith("player 0 claimed it first, 400 ms")
 
@@ -101,7 +125,7 @@ def test_computer_claims_due_before_a_person_come_first_and_ties_go_to_the_lower
     d = split_aces(rulesets)
     watch = ClaimWatch(d, {2: Reaction(1.0, 1.0)}, random.Random(1), humans=[0])
     watch.update(0.0)
-    out = watch.arrive(0, "ad as", 1.5)              # Ralph came at 1.0
+    out = watch.arrive(0, "ad as", 1.5)  # Ralph came at 1.0
     assert [(o.seat, o.result) for o in out] == [(2, HIT), (0, TOO_LATE)]
     assert "player 2 claimed it first, 500 ms before" in out[1].reason
     # a tie at the same moment: the lower seat first
@@ -109,8 +133,14 @@ def test_computer_claims_due_before_a_person_come_first_and_ties_go_to_the_lower
     w2 = ClaimWatch(d2, {2: Reaction(1.0, 1.0)}, random.Random(1))
     w2.update(0.0)
     assert [(o.seat, o.result) for o in w2.arrive(0, "a", 1.0)] == [(0, HIT)]
-    d3 = position(rulesets["parlett"], 3, hands=["2C 3D", "AH 4C", "5D 6D 9S"],
-                  table="AC AD AS 5C 9H", dealer=0, to_move=1)
+    d3 = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "AH 4C", "5D 6D 9S"],
+        table="AC AD AS 5C 9H",
+        dealer=0,
+        to_move=1,
+    )
     d3.apply(act(1, "capture", "ah", "ac"))
     w3 = ClaimWatch(d3, {0: Reaction(1.0, 1.0)}, random.Random(1))
     w3.update(0.0)
@@ -133,8 +163,14 @@ def test_a_false_claim_changes_nothing_and_the_real_one_is_still_there(rulesets)
 
 
 def test_with_nothing_open_a_claim_is_a_false_claim(rulesets):
-    d = position(rulesets["parlett"], 3, hands=["2C 3D", "AH 4C", "5D 6D 9S"],
-                 table="AC AD 5C 9H", dealer=0, to_move=1)
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C 3D", "AH 4C", "5D 6D 9S"],
+        table="AC AD 5C 9H",
+        dealer=0,
+        to_move=1,
+    )
     watch = ClaimWatch(d, {})
     watch.update(0.0)
     out = watch.arrive(0, "claim a", 2.0)[-1]
@@ -144,26 +180,30 @@ def test_with_nothing_open_a_claim_is_a_false_claim(rulesets):
 def test_a_false_claim_is_answered_about_what_it_names_never_about_what_else_is_open(rulesets):
     """The reason a watching player hears for a false claim must not tell whether some other
     oversight is open: the same words with nothing open and with a split prial of nines open."""
+
     def reason(table: str, hands: list[str]) -> str:
         d = position(rulesets["parlett"], 3, hands=hands, table=table, dealer=0, to_move=1)
         if table.count("9") == 3:
-            d.apply(d.parse_action("9c 9d", 1))            # one of the table prial taken
+            d.apply(d.parse_action("9c 9d", 1))  # one of the table prial taken
         watch = ClaimWatch(d, {})
         watch.update(0.0)
         out = watch.arrive(0, "claim 5c 5h", 2.0)[-1]
         assert out.result == FALSE_CLAIM
         return out.reason
-    assert (reason("AC 5C 9H", ["2C 3D", "AH 4C", "5D 6D 9S"])
-            == reason("9D 9H 9S 5C", ["2C 3D", "9C 4C", "5D 6D KS"]))
+
+    assert reason("AC 5C 9H", ["2C 3D", "AH 4C", "5D 6D 9S"]) == reason(
+        "9D 9H 9S 5C", ["2C 3D", "9C 4C", "5D 6D KS"]
+    )
 
 
 def test_an_oversight_left_when_play_ends_is_missed_and_a_late_claim_says_so(rulesets):
-    d = position(rulesets["parlett"], 3, hands=["2C", "AH", "5D"], table="AC AD AS 5C",
-                 dealer=0, to_move=1)
-    d.apply(act(1, "capture", "ah", "ac"))           # splits the prial, and is out
+    d = position(
+        rulesets["parlett"], 3, hands=["2C", "AH", "5D"], table="AC AD AS 5C", dealer=0, to_move=1
+    )
+    d.apply(act(1, "capture", "ah", "ac"))  # splits the prial, and is out
     watch = ClaimWatch(d, {2: Reaction(3.0, 3.0)}, humans=[0])
     watch.update(0.0)
-    d.apply(act(2, "capture", "5d", "5c"))           # out too: play ends
+    d.apply(act(2, "capture", "5d", "5c"))  # out too: play ends
     (w,) = watch.update(1.0)
     assert w.how == "ended" and w.missed_by(0) and w.taken_by is None
     late = watch.arrive(0, "aces", 1.5)[-1]
@@ -187,8 +227,14 @@ def test_computer_players_react_on_their_levels_distribution_and_careless_ones_m
 
 def _laid_mournival(rulesets):
     """Porges, 4 players, after seat 1 lay down all four nines (a claim takes all four)."""
-    d = position(rulesets["porges"], 4, hands=["2C 3D", "9C 9D 9H 9S", "5D 6D 8S", "KD QS"],
-                 table="4C 5C JH", dealer=0, to_move=1)
+    d = position(
+        rulesets["porges"],
+        4,
+        hands=["2C 3D", "9C 9D 9H 9S", "5D 6D 8S", "KD QS"],
+        table="4C 5C JH",
+        dealer=0,
+        to_move=1,
+    )
     d.apply(act(1, "lie_down", "9C 9D 9H 9S"))
     return d
 
@@ -210,7 +256,7 @@ def test_blind_a_partial_naming_is_judged_as_with_nothing_open(rulesets, text):
     assert (a.result, a.reason.words(0), a.candidates) == (b.result, b.reason.words(0), ())
     assert a.result in (FALSE_CLAIM, INCOMPLETE)
     assert not any(x.kind == "claim" for x in d.history)
-    with pytest.raises(IncompleteAction):           # the engine's own reading still asks
+    with pytest.raises(IncompleteAction):  # the engine's own reading still asks
         d.parse_claim("9c 9d", 0)
     assert _watching(d).arrive(0, "9c 9d 9h 9s", 1.0, blind=True)[-1].result == HIT
 

@@ -17,8 +17,10 @@ from tutor.engine.observe import observe
 
 def _unable(d, seat, rank):
     """At ``seat``'s turn: no legal capture of ``rank``."""
-    return not any(a.kind in ("capture", "play_on_capture") and a.table[0] >> 2 == rank
-                   for a in d.legal_actions())
+    return not any(
+        a.kind in ("capture", "play_on_capture") and a.table[0] >> 2 == rank
+        for a in d.legal_actions()
+    )
 
 
 def _line_exists(d, seat, rank, memo):
@@ -106,9 +108,18 @@ def _late_positions(rulesets, rid, players, count, seed):
     return found
 
 
-@pytest.mark.parametrize("rid,players", [("parlett", 5), ("parlett", 3), ("porges", 4),
-                                         ("wolffauer", 6), ("inter-livery-2018", 5),
-                                         ("house-any", 5), ("house-pot", 5)])
+@pytest.mark.parametrize(
+    "rid,players",
+    [
+        ("parlett", 5),
+        ("parlett", 3),
+        ("porges", 4),
+        ("wolffauer", 6),
+        ("inter-livery-2018", 5),
+        ("house-any", 5),
+        ("house-pot", 5),
+    ],
+)
 def test_at_risk_matches_exhaustive_search(house, rid, players):
     """Also under several captures a turn (RULES.md 3.6): the risk stays exact."""
     rulesets = house
@@ -122,7 +133,7 @@ def test_at_risk_matches_exhaustive_search(house, rid, players):
             risky += expected
             safe += not expected
     assert safe
-    assert risky or players == 3       # with two opponents, late risky positions are rare
+    assert risky or players == 3  # with two opponents, late risky positions are rare
 
 
 def test_exhaustive_search_finds_risky_positions(rulesets):
@@ -131,10 +142,16 @@ def test_exhaustive_search_finds_risky_positions(rulesets):
 
 
 def test_unseen_counts_what_the_seat_cannot_see(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 7S 2C", "7C 3C", "4C", "5C", "6C"],
-                 table="7D 2D", won=["", "", "2H 2S", "", ""], to_move=1)
-    assert d.unseen(0, 6) == 1            # sevens: two in hand, one on the table
-    assert d.unseen(0, 1) == 0            # twos: hand, table, and two won
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 7S 2C", "7C 3C", "4C", "5C", "6C"],
+        table="7D 2D",
+        won=["", "", "2H 2S", "", ""],
+        to_move=1,
+    )
+    assert d.unseen(0, 6) == 1  # sevens: two in hand, one on the table
+    assert d.unseen(0, 1) == 0  # twos: hand, table, and two won
     v = observe(d, 0)
     assert v.unseen[6] == 1 and v.hand_sizes == (3, 2, 1, 1, 1)
     assert all(not hasattr(v, "hands") for _ in [0])
@@ -143,21 +160,34 @@ def test_unseen_counts_what_the_seat_cannot_see(rulesets):
 def test_willughby_rules_of_thumb_and_the_endgame_exception(rulesets):
     rs = rulesets["parlett"]
     # lone 7 on the table with a seven unseen: at risk; two nines on the table: safe
-    d = position(rs, 5, hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
-                 table="7D 9D 9H", to_move=0)
+    d = position(
+        rs, 5, hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"], table="7D 9D 9H", to_move=0
+    )
     opts = {o.rank: o.at_risk for o in d.capture_options(0)}
     assert opts == {6: True, 8: False}
     # counting sharpens it: the other sevens are won, so the lone seven is safe
-    d = position(rs, 5, hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
-                 table="7D 9D 9H", won=["", "7C 7S", "", "", ""], to_move=0)
+    d = position(
+        rs,
+        5,
+        hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
+        table="7D 9D 9H",
+        won=["", "7C 7S", "", "", ""],
+        to_move=0,
+    )
     assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is False
     # every opponent holds one card and nobody else holds cards: play ends first
     d = position(rs, 5, hands=["7H 9C 2C", "3C", "4C", "", ""], table="7D 9D 9H", to_move=0)
     assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is False
     # ... unless the last player plays on: then one seven unseen puts it at risk
     il = rulesets["inter-livery-2018"]
-    d = position(il, 5, hands=["7H 9C 2C", "3C", "4C", "", ""], table="7D 9D 9H",
-                 won=["", "7C", "", "", ""], to_move=0)
+    d = position(
+        il,
+        5,
+        hands=["7H 9C 2C", "3C", "4C", "", ""],
+        table="7D 9D 9H",
+        won=["", "7C", "", "", ""],
+        to_move=0,
+    )
     assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is True
     # ... and two unseen, each held alone, leave it safe (RULES.md 8, corrected)
     d = position(il, 5, hands=["7H 9C 2C", "3C", "4C", "", ""], table="7D 9D 9H", to_move=0)
@@ -169,6 +199,7 @@ def _endgame_positions(rs, players, count, seed):
     won piles, so the unseen cards are exactly the opponents' hands), the opponents holding one
     card each or two, a lone table card of a rank the seat holds and others of its rank unseen."""
     from tutor.engine.deal import Deal
+
     rng = random.Random(seed)
     out = []
     tries = 0
@@ -181,12 +212,11 @@ def _endgame_positions(rs, players, count, seed):
         pack = [c for c in pack if c >> 2 != rank]
         rng.shuffle(mine)
         table_rank, hand_rank = mine[0], mine[1]
-        unseen_rank = mine[2:2 + rng.choice((1, 2))]
+        unseen_rank = mine[2 : 2 + rng.choice((1, 2))]
         opps = list(range(1, players))
         sizes = {q: rng.choice((1, 1, 1, 2)) for q in opps}
         holders = rng.sample(opps, len(unseen_rank)) if len(unseen_rank) <= len(opps) else opps
-        hands = [[hand_rank] + [pack.pop() for _ in range(rng.choice((1, 2)))]] + \
-            [[] for _ in opps]
+        hands = [[hand_rank] + [pack.pop() for _ in range(rng.choice((1, 2)))]] + [[] for _ in opps]
         for c, q in zip(unseen_rank, holders):
             hands[q].append(c)
         for q in opps:
@@ -197,10 +227,19 @@ def _endgame_positions(rs, players, count, seed):
         placed |= set(table)
         rest = [c for c in range(52) if c not in placed]
         won = [rest] + [[] for _ in opps]
-        to_move = rng.randrange(1, players)       # the search starts at an opponent's turn
+        to_move = rng.randrange(1, players)  # the search starts at an opponent's turn
         try:
-            d = Deal.from_position(rs, players, 0, hands=hands, table=table, won=won,
-                                   to_move=to_move, started=True, complete=False)
+            d = Deal.from_position(
+                rs,
+                players,
+                0,
+                hands=hands,
+                table=table,
+                won=won,
+                to_move=to_move,
+                started=True,
+                complete=False,
+            )
         except UsageError:
             return out
         if d.phase != "play" or d.free_pending():
@@ -209,8 +248,10 @@ def _endgame_positions(rs, players, count, seed):
     return out
 
 
-@pytest.mark.parametrize("rid,players", [("inter-livery-2018", 5), ("house-pot", 5),
-                                         ("house-pairs-pay", 5), ("parlett", 4)])
+@pytest.mark.parametrize(
+    "rid,players",
+    [("inter-livery-2018", 5), ("house-pot", 5), ("house-pairs-pay", 5), ("parlett", 4)],
+)
 def test_at_risk_near_the_end_matches_exhaustive_search(house, rid, players):
     """RULES.md 8, corrected: where the last player in plays on and every opponent to move holds
     one card, two unseen cards of a lone table card's rank, each held alone, leave it safe (the
@@ -223,8 +264,14 @@ def test_at_risk_near_the_end_matches_exhaustive_search(house, rid, players):
         if rank not in opts:
             continue
         expected = brute_at_risk(deal, seat, rank)
-        assert opts[rank].at_risk == expected, (rid, players, deal.hands, deal.table,
-                                                deal.to_move, opts[rank])
+        assert opts[rank].at_risk == expected, (
+            rid,
+            players,
+            deal.hands,
+            deal.table,
+            deal.to_move,
+            opts[rank],
+        )
         seen[expected] += 1
     assert seen[True] and seen[False]
 
@@ -232,10 +279,21 @@ def test_at_risk_near_the_end_matches_exhaustive_search(house, rid, players):
 def test_two_unseen_each_held_alone_when_the_last_player_plays_on(rulesets):
     il = rulesets["inter-livery-2018"]
     # sevens: one on the table, one in hand, two unseen; each opponent holds one card
-    d = position(il, 5, hands=["7H 9C 2C", "7C", "7S", "", ""], table="7D 9D 9H",
-                 won=["AC AD AH AS KC KD KH KS QC QD QH QS JC JD JH JS TC TD TH TS 9S 8C 8D 8H "
-                      "8S 6C 6D 6H 6S 5C 5D 5H 5S 4C 4D 4H 4S 3C 3D 3H 3S 2D 2H 2S", "", "", "", ""],
-                 to_move=1)
+    d = position(
+        il,
+        5,
+        hands=["7H 9C 2C", "7C", "7S", "", ""],
+        table="7D 9D 9H",
+        won=[
+            "AC AD AH AS KC KD KH KS QC QD QH QS JC JD JH JS TC TD TH TS 9S 8C 8D 8H "
+            "8S 6C 6D 6H 6S 5C 5D 5H 5S 4C 4D 4H 4S 3C 3D 3H 3S 2D 2H 2S",
+            "",
+            "",
+            "",
+            "",
+        ],
+        to_move=1,
+    )
     opt = {o.rank: o for o in d.capture_options(0)}[6]
     assert opt.at_risk is False and brute_at_risk(d, 0, 6) is False
     assert "lie its card down" in opt.reason
@@ -243,16 +301,21 @@ def test_two_unseen_each_held_alone_when_the_last_player_plays_on(rulesets):
 
 def test_a_reason_never_says_at_most_none_unseen(rulesets):
     """Issue 45, finding 6: "2 nines on the table and at most 0 unseen"."""
-    d = position(rulesets["parlett"], 5, hands=["9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
-                 table="9D 9H", won=["", "9S", "", "", ""], to_move=1)
-    opt = {o.rank: o for o in d.capture_options(0)}[8]      # nines (rank 0 is the ace)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
+        table="9D 9H",
+        won=["", "9S", "", "", ""],
+        to_move=1,
+    )
+    opt = {o.rank: o for o in d.capture_options(0)}[8]  # nines (rank 0 is the ace)
     assert "at most 0" not in opt.reason and "none unseen" in opt.reason
 
 
 def test_an_action_said_of_you_agrees_with_you(rulesets):
     """Issue 45, finding 6: "you (Player 2) captures K♦ with K♣"."""
-    d = position(rulesets["parlett"], 3, hands=["KC 2C", "3C 3D", "4C 4D"], table="KD",
-                 to_move=0)
+    d = position(rulesets["parlett"], 3, hands=["KC 2C", "3C 3D", "4C 4D"], table="KD", to_move=0)
     a = next(a for a in d.legal_actions() if a.kind == "capture")
     assert a.describe(names=["you (Player 0)", "P1", "P2"]) == "you (Player 0) capture K♦ with K♣"
     assert a.describe(names=["You", "P1", "P2"]).startswith("You capture ")

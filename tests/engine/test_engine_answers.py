@@ -37,13 +37,19 @@ def act(player, kind, cards="", table="", oversight=None):
 
 def split_prial(rulesets):
     """Seat 0 splits the table prial of sevens (its own mistake); seat 1 may claim 7D 7S."""
-    d = position(rulesets["parlett"], 5, hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
-                 table="7C 7D 7S 9C", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
+        table="7C 7D 7S 9C",
+        to_move=0,
+    )
     d.apply(act(0, "capture", "7h", "7c"))
     return d
 
 
 # --- Oversight: its cards, its rank, the claim that takes it ----------------------------------
+
 
 def test_an_oversight_gives_its_cards_and_rank(rulesets):
     d = split_prial(rulesets)
@@ -57,6 +63,7 @@ def test_an_oversight_gives_its_cards_and_rank(rulesets):
 
 
 # --- which open oversight a claim takes, or why none -----------------------------------------
+
 
 def test_claim_target_by_cards_by_rank_and_by_nothing(rulesets):
     d = split_prial(rulesets)
@@ -82,7 +89,7 @@ def test_claim_target_says_why_none(rulesets):
     with pytest.raises(IllegalAction, match="no open oversight of nines"):
         d.claim_target(1, rank=8)
     with pytest.raises(IllegalAction, match="no open oversight covers"):
-        d.claim_target(1, parse_cards("7d 7s 9c"))          # more cards than the claim takes
+        d.claim_target(1, parse_cards("7d 7s 9c"))  # more cards than the claim takes
     with pytest.raises(IncompleteAction, match="names all 2") as inc:
         d.claim_target(1, parse_cards("7d"))
     assert inc.value.candidates == (act(1, "claim", "7d 7s", oversight="split_prial"),)
@@ -92,8 +99,9 @@ def test_claim_target_says_why_none(rulesets):
 
 
 def test_a_claim_lapses_when_fewer_cards_than_it_takes_are_left(rulesets):
-    d = position(rulesets["porges"], 5, hands=["2C", "3C 3D 3H", "3S 4C", "5C", "6C"],
-                 table="9C", to_move=1)
+    d = position(
+        rulesets["porges"], 5, hands=["2C", "3C 3D 3H", "3S 4C", "5C", "6C"], table="9C", to_move=1
+    )
     d.apply(act(1, "lie_down", "3c 3d 3h"))
     assert d.claim_target(0, rank=2).kind == "laid_down_prial"
     d.apply(act(2, "capture", "3s", "3c 3d 3h"))
@@ -102,12 +110,12 @@ def test_a_claim_lapses_when_fewer_cards_than_it_takes_are_left(rulesets):
 
 
 def test_claim_target_after_play_and_without_oversights(rulesets):
-    d = position(rulesets["wolffauer"], 5, hands=["7H", "2C", "3C", "4C", "5C"], table="7C",
-                 to_move=0)
+    d = position(
+        rulesets["wolffauer"], 5, hands=["7H", "2C", "3C", "4C", "5C"], table="7C", to_move=0
+    )
     with pytest.raises(IllegalAction, match="lists no oversights"):
         d.claim_target(1)
-    d = position(rulesets["parlett"], 5, hands=["7H", "", "", "", "2C"], table="7C 9D",
-                 to_move=0)
+    d = position(rulesets["parlett"], 5, hands=["7H", "", "", "", "2C"], table="7C 9D", to_move=0)
     d.apply(act(0, "capture", "7h", "7c"))
     assert d.is_terminal()
     with pytest.raises(IllegalAction, match="play has ended"):
@@ -115,11 +123,12 @@ def test_claim_target_after_play_and_without_oversights(rulesets):
 
 
 def test_different_oversights_make_a_bare_claim_ambiguous(rulesets):
-    rs = rulesets["porges"]           # all five oversights
-    d = position(rs, 5, hands=["7H 2D", "3C 3D 3H 8C", "4C", "5C", "6C"],
-                 table="7C 7D 7S 9C", to_move=0)
-    d.apply(act(0, "capture", "7h", "7c"))          # a split prial (seat 0's)
-    d.apply(act(1, "lie_down", "3c 3d 3h 8c"))      # a laid-down prial (seat 1's)
+    rs = rulesets["porges"]  # all five oversights
+    d = position(
+        rs, 5, hands=["7H 2D", "3C 3D 3H 8C", "4C", "5C", "6C"], table="7C 7D 7S 9C", to_move=0
+    )
+    d.apply(act(0, "capture", "7h", "7c"))  # a split prial (seat 0's)
+    d.apply(act(1, "lie_down", "3c 3d 3h 8c"))  # a laid-down prial (seat 1's)
     kinds = {o.kind for o in d.open_oversights()}
     assert kinds == {"split_prial", "laid_down_prial"}
     with pytest.raises(AmbiguousAction) as amb:
@@ -137,10 +146,14 @@ def test_the_parser_and_the_checks_ask_claim_target(rulesets):
     with pytest.raises(IncompleteAction) as inc:
         d.parse_action("claim 7d", 1)
     assert inc.value.text == "claim 7d" and inc.value.candidates
-    assert d.why_illegal(act(0, "claim", "7d 7s", oversight="split_prial")) == \
-        "player 0 made that mistake and may not claim it"
-    assert d.why_illegal(act(1, "claim", "7d", oversight="split_prial")) == \
-        "no open split prial oversight covers 7♦"
+    assert (
+        d.why_illegal(act(0, "claim", "7d 7s", oversight="split_prial"))
+        == "player 0 made that mistake and may not claim it"
+    )
+    assert (
+        d.why_illegal(act(1, "claim", "7d", oversight="split_prial"))
+        == "no open split prial oversight covers 7♦"
+    )
 
 
 def test_claim_target_agrees_with_the_legal_claims(house):
@@ -171,16 +184,24 @@ def test_claim_target_agrees_with_the_legal_claims(house):
 
 # --- what lying down makes -------------------------------------------------------------------
 
+
 def test_lie_down_oversights_say_why_or_why_not(rulesets, house):
-    d = position(rulesets["porges"], 5, hands=["2C", "3C 3D 5C 5D 5H 8C 8D 8H 8S", "4C", "", ""],
-                 table="9C", won=["", "", "", "3H 3S", ""], to_move=1)
+    d = position(
+        rulesets["porges"],
+        5,
+        hands=["2C", "3C 3D 5C 5D 5H 8C 8D 8H 8S", "4C", "", ""],
+        table="9C",
+        won=["", "", "", "3H 3S", ""],
+        to_move=1,
+    )
     found = {f.rank: f for f in d.lie_down_oversights(1)}
     assert set(found) == {2, 4, 7}
     assert found[2][1:] == (2, "laid_down_dead_pair", True, "claimable")
     assert found[4][1:] == (3, "laid_down_prial", True, "claimable")
     assert found[7][1:] == (4, "laid_down_mournival", True, "claimable")
-    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D 5C 5D 5H", "4C", "", ""],
-                 table="9C", to_move=1)
+    d = position(
+        rulesets["parlett"], 5, hands=["2C", "3C 3D 5C 5D 5H", "4C", "", ""], table="9C", to_move=1
+    )
     found = {f.rank: f for f in d.lie_down_oversights(1)}
     assert found[2].why == "live_pair" and not found[2].claimable
     assert found[4].why == "not_listed" and found[4].kind == "laid_down_prial"
@@ -200,16 +221,20 @@ def test_lying_down_makes_what_lie_down_oversights_said(house):
         rs = house[rid]
         n = rs.player_counts[-1]
         for k in range(8):
-            played = play_out(new_deal(rs, n, k % n, rng),
-                              [Careless(make_bot("willughby"), 0.6) for _ in range(n)], rng)
+            played = play_out(
+                new_deal(rs, n, k % n, rng),
+                [Careless(make_bot("willughby"), 0.6) for _ in range(n)],
+                rng,
+            )
             d = Deal(rs, n, played.dealer, played.pack)
             for i, a in enumerate(played.history):
                 if a.kind == "lie_down":
-                    said = {(f.rank, f.kind) for f in d.lie_down_oversights(a.player)
-                            if f.claimable}
+                    said = {
+                        (f.rank, f.kind) for f in d.lie_down_oversights(a.player) if f.claimable
+                    }
                     d.apply(a)
                     if d.phase != "play":
-                        continue                # play ended with it: every claim lapsed
+                        continue  # play ended with it: every claim lapsed
                     made = {(o.rank, o.kind) for o in d.oversights if o.index == i}
                     assert made == said, (rid, i)
                     lie_downs += 1
@@ -221,10 +246,18 @@ def test_lying_down_makes_what_lie_down_oversights_said(house):
 
 # --- a declaration held to the end -----------------------------------------------------------
 
+
 def _end_with(rs, hands, table, won=None, dealer=0, to_move=2):
-    d = Deal.from_position(rs, 5, dealer, hands=[parse_cards(h) for h in hands],
-                           table=parse_cards(table), won=[parse_cards(w) for w in (won or [""] * 5)],
-                           to_move=to_move, complete=False)
+    d = Deal.from_position(
+        rs,
+        5,
+        dealer,
+        hands=[parse_cards(h) for h in hands],
+        table=parse_cards(table),
+        won=[parse_cards(w) for w in (won or [""] * 5)],
+        to_move=to_move,
+        complete=False,
+    )
     return d
 
 
@@ -244,7 +277,7 @@ def test_nothing_is_lost_when_the_leftovers_come_back(rulesets):
     (held,) = d.result.held_declarations
     assert held.action.kind == "declare_mournival" and held.cost == 0
     d = _end_with(rulesets["parlett"], ["7C 7D 7H 2S", "", "4C", "", ""], "4D 9H")
-    d.apply(act(2, "capture", "4c", "4d"))         # the dealer is last in: the leftovers are theirs
+    d.apply(act(2, "capture", "4c", "4d"))  # the dealer is last in: the leftovers are theirs
     assert [h.cost for h in d.result.held_declarations] == [0]
 
 
@@ -252,8 +285,9 @@ def test_a_pair_made_dead_by_the_last_action_was_never_declarable(rulesets):
     d = _end_with(rulesets["parlett"], ["", "5C 5D 2S", "5H", "", ""], "5S 9H")
     d.apply(act(2, "capture", "5h", "5s"))
     assert d.result.last_in == 1 and d.result.held_declarations == ()
-    d = _end_with(rulesets["parlett"], ["", "5C 5D 2S", "4C", "", ""], "4D 9H",
-                  won=["", "", "", "5H 5S", ""])
+    d = _end_with(
+        rulesets["parlett"], ["", "5C 5D 2S", "4C", "", ""], "4D 9H", won=["", "", "", "5H 5S", ""]
+    )
     d.apply(act(2, "capture", "4c", "4d"))
     (held,) = d.result.held_declarations
     assert held.action.kind == "declare_dead_pair" and held.cost == 2
@@ -266,7 +300,7 @@ def test_declarations_that_are_turns_are_never_held_this_way(rulesets):
 
 
 def test_playing_on_can_win_back_some_of_the_cards(rulesets):
-    rs = rulesets["inter-livery-2018"]              # plays on; leftovers to nobody
+    rs = rulesets["inter-livery-2018"]  # plays on; leftovers to nobody
     for play, cost in (("7c 7d 7h", 0), ("7c", 1)):
         d = _end_with(rs, ["", "7C 7D 7H 2S", "4C", "", ""], "4D 7S")
         d.apply(act(2, "capture", "4c", "4d"))
@@ -288,9 +322,12 @@ def test_push_and_pop_take_the_held_declarations_back(rulesets):
 
 # --- the rules in words: the parameter table ---------------------------------------------------
 
+
 def test_the_settlement_rule_per_scoring():
-    assert P.settlement_rule("stakes", breakeven=8) == \
-        "1 stake per 2 won cards above or below the breakeven of 8"
+    assert (
+        P.settlement_rule("stakes", breakeven=8)
+        == "1 stake per 2 won cards above or below the breakeven of 8"
+    )
     assert P.settlement_rule("pairs") == "1 point per pair won"
     assert P.settlement_rule("pot", pot_to="last_in") == "the whole pot to the last player in"
     assert P.settlement_rule("pot", pot_to="most_won") == "the whole pot to whoever won most cards"
@@ -314,23 +351,34 @@ def test_every_scoring_and_every_oversight_has_its_rule():
         assert "Anne" in text
     assert P.rule_words("oversights", "split_prial", who="Anne") == (
         "Anne captured one card of a table prial where one card may take all three; the first "
-        "claim takes the two left, while both are still on the table")
+        "claim takes the two left, while both are still on the table"
+    )
 
 
 def test_every_declaration_says_why_it_could_be_made():
     for name in P.DECLARATION_KINDS:
         text = P.rule_words("declarations", name, ranks="sevens", action=f"declare_{name}")
-        assert "sevens" in text and "declare_" not in text, name     # no code a learner meets
-    assert P.rule_words("declarations", "prial", ranks="sevens", action="declare_prial") == \
-        "two of the three sevens could be declared, keeping the third"
+        assert "sevens" in text and "declare_" not in text, name  # no code a learner meets
+    assert (
+        P.rule_words("declarations", "prial", ranks="sevens", action="declare_prial")
+        == "two of the three sevens could be declared, keeping the third"
+    )
 
 
 def test_one_declaration_a_rank_the_most_specific():
-    decls = [act(0, "declare_pair", "7c 7d"), act(0, "declare_prial", "7c 7d"),
-             act(0, "declare_mournival", "9c 9d 9h 9s"), act(0, "declare_prial", "9c 9d"),
-             act(0, "declare_dead_pair", "2c 2d"), act(0, "declare_pair", "2c 2d")]
-    assert [a.kind for a in one_declaration_per_rank(decls)] == \
-        ["declare_dead_pair", "declare_prial", "declare_mournival"]
+    decls = [
+        act(0, "declare_pair", "7c 7d"),
+        act(0, "declare_prial", "7c 7d"),
+        act(0, "declare_mournival", "9c 9d 9h 9s"),
+        act(0, "declare_prial", "9c 9d"),
+        act(0, "declare_dead_pair", "2c 2d"),
+        act(0, "declare_pair", "2c 2d"),
+    ]
+    assert [a.kind for a in one_declaration_per_rank(decls)] == [
+        "declare_dead_pair",
+        "declare_prial",
+        "declare_mournival",
+    ]
 
 
 def test_who_each_value_names():
@@ -357,6 +405,7 @@ def test_the_per_player_count_grouping():
 
 # --- stakes or points; unknown values never pass -----------------------------------------------
 
+
 def test_has_stakes_per_scoring(house):
     for rs in house.values():
         assert rs.has_stakes == (rs.scoring in ("stakes", "pot"))
@@ -365,23 +414,26 @@ def test_has_stakes_per_scoring(house):
         scoring_unit("points")
 
 
-@pytest.mark.parametrize("name", [n for n in P.RULESET_PARAMETERS
-                                  if P.spec(n).kind in ("enum", "set")])
+@pytest.mark.parametrize(
+    "name", [n for n in P.RULESET_PARAMETERS if P.spec(n).kind in ("enum", "set")]
+)
 def test_a_ruleset_built_in_code_refuses_an_unknown_value(rulesets, name):
     bad = frozenset({"nonsense"}) if P.spec(name).kind == "set" else "nonsense"
     with pytest.raises(DataError, match=f"{name}: 'nonsense' is not one of"):
         dataclasses.replace(rulesets["parlett"], **{name: bad})
 
 
-@pytest.mark.parametrize("name", [n for n in P.RULESET_PARAMETERS
-                                  if P.spec(n).kind in ("enum", "set")])
+@pytest.mark.parametrize(
+    "name", [n for n in P.RULESET_PARAMETERS if P.spec(n).kind in ("enum", "set")]
+)
 def test_a_source_file_with_an_unknown_value_is_refused_on_loading(tmp_path, name):
     text = (HOUSE_SOURCES / "house-rules.yaml").read_text(encoding="utf-8")
     pattern = re.compile(rf"^(    {name}: {{value: )(\[[^\]]*\]|[^,]+),", re.MULTILINE)
     assert pattern.search(text), name
     bad = "[nonsense]" if P.spec(name).kind == "set" else "nonsense"
-    (tmp_path / "bad.yaml").write_text(pattern.sub(rf"\g<1>{bad},", text, count=1),
-                                       encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        pattern.sub(rf"\g<1>{bad},", text, count=1), encoding="utf-8"
+    )
     with pytest.raises(DataError) as exc:
         load_library([tmp_path])
     assert f"{name}.value" in str(exc.value) and "'nonsense' is not one of" in str(exc.value)
@@ -402,12 +454,12 @@ def test_no_caller_reads_the_scoring_as_stakes_or_not():
 
 # --- the seats' names --------------------------------------------------------------------------
 
+
 def test_one_seat_names_for_every_table():
     assert seat_names(3, 1) == ["Player 0", "you (Player 1)", "Player 2"]
     assert seat_names(3) == [player_name(q) for q in range(3)]
     assert seat_names(4, 2, style="named") == ["Ralph", "Mary", "You", "Anne"]
-    assert seat_names(5, style="dealer") == ["dealer", "eldest", "dealer+2", "dealer+3",
-                                             "dealer+4"]
+    assert seat_names(5, style="dealer") == ["dealer", "eldest", "dealer+2", "dealer+3", "dealer+4"]
     for bad in (dict(style="named"), dict(style="nope")):
         with pytest.raises(UsageError):
             seat_names(4, **bad)
@@ -418,6 +470,7 @@ def test_one_seat_names_for_every_table():
 def test_the_old_homes_of_seat_names_call_the_engine():
     from tutor.engine import levels, simulate
     from tutor.puzzles import base
+
     assert levels.seat_names(4, 2) == seat_names(4, 2, style="named")
     assert simulate.seat_names(4) == seat_names(4, style="dealer")
     assert base.seat_names(4, 0) == seat_names(4, 0)
@@ -428,22 +481,34 @@ def test_laid_down_still_open_says_whether_a_lie_down_s_claim_would_be_open_now(
     4); the engine says so of any earlier lie-down, made an oversight or not, for the drill's
     positions where a later action leaves the pair whose count decides (issue 42)."""
     three = rank_of(parse_cards("3C")[0])
-    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D", "9D 4C", "4D", "5C"],
-                 table="9C", won=["", "", "", "3H 3S", ""], to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["2C", "3C 3D", "9D 4C", "4D", "5C"],
+        table="9C",
+        won=["", "", "", "3H 3S", ""],
+        to_move=1,
+    )
     d.apply(act(1, "lie_down", "3c 3d"))
     assert d.laid_down_still_open(0, three)
-    d.apply(act(2, "capture", "9d", "9c"))          # a later capture of another rank
+    d.apply(act(2, "capture", "9d", "9c"))  # a later capture of another rank
     assert d.laid_down_still_open(0, three)
     assert [o.kind for o in d.open_oversights()] == ["laid_down_dead_pair"]
     d.apply(act(3, "claim", "3c 3d", oversight="laid_down_dead_pair"))
-    assert not d.laid_down_still_open(0, three)     # claimed: no longer on the table
+    assert not d.laid_down_still_open(0, three)  # claimed: no longer on the table
     with pytest.raises(UsageError):
-        d.laid_down_still_open(1, three)            # a capture, not a lie-down
+        d.laid_down_still_open(1, three)  # a capture, not a lie-down
     with pytest.raises(UsageError):
         d.laid_down_still_open(0, rank_of(parse_cards("9C")[0]))
     # a live pair laid down: no oversight, but its cards would still be open
-    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D", "9D 4C", "4D", "5C 3H"],
-                 table="9C", won=["", "", "", "3S", ""], to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["2C", "3C 3D", "9D 4C", "4D", "5C 3H"],
+        table="9C",
+        won=["", "", "", "3S", ""],
+        to_move=1,
+    )
     d.apply(act(1, "lie_down", "3c 3d"))
     d.apply(act(2, "capture", "9d", "9c"))
     assert not d.open_oversights() and d.laid_down_still_open(0, three)

@@ -38,12 +38,29 @@ def positions_of(rs, players, seed, every=1):
 
 
 def state(d):
-    return (tuple(d.hands), d.table, tuple(d.won), d.wonall, d.aside, d.discard, d.to_move,
-            d.started, d.phase, tuple(d.oversights), tuple(d.history), d.last_capturer,
-            d.in_play, d.result, d.turn_captures, d.pot, tuple(d.payments))
+    return (
+        tuple(d.hands),
+        d.table,
+        tuple(d.won),
+        d.wonall,
+        d.aside,
+        d.discard,
+        d.to_move,
+        d.started,
+        d.phase,
+        tuple(d.oversights),
+        tuple(d.history),
+        d.last_capturer,
+        d.in_play,
+        d.result,
+        d.turn_captures,
+        d.pot,
+        tuple(d.payments),
+    )
 
 
 # --- legal actions -----------------------------------------------------------------------
+
 
 def test_legal_actions_of_a_seat_are_its_turn_and_free_actions(rulesets):
     for d in positions_of(rulesets["porges"], 4, 7):
@@ -54,8 +71,13 @@ def test_legal_actions_of_a_seat_are_its_turn_and_free_actions(rulesets):
 
 
 def test_every_capture_carries_its_form(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 7S 9C 9D 9H KD", "2C", "3C", "4C", "5C"],
-                 table="7C 7D 9S KC KH KS", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 7S 9C 9D 9H KD", "2C", "3C", "4C", "5C"],
+        table="7C 7D 9S KC KH KS",
+        to_move=0,
+    )
     forms = {a.form for a in d.legal_actions() if a.kind == "capture"}
     assert forms == {"one_for_one", "one_for_three", "pair_for_pair", "prial_for_one"}
     assert Action(0, "lie_down", (1,)).form is None
@@ -73,15 +95,19 @@ def test_deal_order_matches_the_deal(rulesets):
 
 # --- reading moves -----------------------------------------------------------------------
 
+
 def _same_move(a, b):
     """Equal, or the same cards declared under a more specific name (a pair of a prial)."""
-    return a == b or (a.kind.startswith("declare") and b.kind.startswith("declare")
-                      and a.cards == b.cards)
+    return a == b or (
+        a.kind.startswith("declare") and b.kind.startswith("declare") and a.cards == b.cards
+    )
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), rid=st.sampled_from(["parlett", "porges", "wolffauer",
-                                                         "inter-livery-2018"]))
+@given(
+    seed=st.integers(0, 10**6),
+    rid=st.sampled_from(["parlett", "porges", "wolffauer", "inter-livery-2018"]),
+)
 def test_notation_reads_back_to_the_same_move(rulesets, seed, rid):
     rs = rulesets[rid]
     players = rs.player_counts[-1]
@@ -109,8 +135,13 @@ def test_an_unreadable_word_is_never_dropped(rulesets, seed, junk):
 
 
 def test_parse_errors_name_the_input_and_say_why(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D 2S", "2C", "3C", "4C", "5C"],
-                 table="7C 7D 9S", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 8D 2S", "2C", "3C", "4C", "5C"],
+        table="7C 7D 9S",
+        to_move=0,
+    )
     with pytest.raises(InvalidAction) as exc:
         d.parse_action("7x", 0)
     assert "'7x'" in str(exc.value) and "not a card" in str(exc.value)
@@ -121,11 +152,14 @@ def test_parse_errors_name_the_input_and_say_why(rulesets):
     with pytest.raises(IllegalAction, match="same rank"):
         d.parse_action("7h 9s", 0)
     with pytest.raises(AmbiguousAction) as amb:
-        d.parse_action("7h", 0)                 # 7C or 7D
-    assert {a.table for a in amb.value.candidates} == {tuple(parse_cards("7c")),
-                                                       tuple(parse_cards("7d"))}
-    assert d.parse_action("7h 7d", 0) == Action.make(0, "capture", parse_cards("7h"),
-                                                     parse_cards("7d"))
+        d.parse_action("7h", 0)  # 7C or 7D
+    assert {a.table for a in amb.value.candidates} == {
+        tuple(parse_cards("7c")),
+        tuple(parse_cards("7d")),
+    }
+    assert d.parse_action("7h 7d", 0) == Action.make(
+        0, "capture", parse_cards("7h"), parse_cards("7d")
+    )
     with pytest.raises(IllegalAction, match="turn"):
         d.parse_action("2c", 1)
     with pytest.raises(IllegalAction, match="nothing to claim"):
@@ -134,8 +168,14 @@ def test_parse_errors_name_the_input_and_say_why(rulesets):
 
 def test_a_claim_names_all_its_cards_or_its_rank(rulesets):
     # player 1 lies down holding a dead pair of sixes (the other two are won)
-    d = position(rulesets["parlett"], 5, hands=["2D", "6D 6S", "3C", "4C", "5C"], table="KC",
-                 won=["6C 6H", "", "", "", ""], to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["2D", "6D 6S", "3C", "4C", "5C"],
+        table="KC",
+        won=["6C 6H", "", "", "", ""],
+        to_move=1,
+    )
     d.apply(Action.make(1, "lie_down", parse_cards("6d 6s")))
     claim = Action.make(2, "claim", parse_cards("6d 6s"), (), "laid_down_dead_pair")
     assert d.parse_action("claim 6d 6s", 2) == claim
@@ -149,8 +189,9 @@ def test_a_claim_names_all_its_cards_or_its_rank(rulesets):
 
 
 def test_declarations_read_whole(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["QC QD QH 2S", "2C", "3C", "4C", "5C"],
-                 table="9S", to_move=1)
+    d = position(
+        rulesets["parlett"], 5, hands=["QC QD QH 2S", "2C", "3C", "4C", "5C"], table="9S", to_move=1
+    )
     got = d.parse_action("declare qc qd", 0)
     assert got.kind == "declare_prial" and got.cards == tuple(parse_cards("qc qd"))
     assert d.parse_action("qc qh", 0).kind == "declare_prial"
@@ -161,6 +202,7 @@ def test_declarations_read_whole(rulesets):
 
 
 # --- push and pop --------------------------------------------------------------------------
+
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10**6))
@@ -173,10 +215,14 @@ def test_push_then_pop_restores_the_state_exactly(rulesets, seed):
     while not d.is_terminal():
         snapshots.append(state(d))
         acts = d.all_legal_actions()
-        bot_free = [a for a in acts if a.kind not in ("capture", "lie_down", "end_turn",
-                                                      "play_on_capture")]
-        a = bot_free[0] if bot_free and rng.random() < 0.5 else \
-            bots[d.to_move].choose(d, d.legal_actions(), rng)
+        bot_free = [
+            a for a in acts if a.kind not in ("capture", "lie_down", "end_turn", "play_on_capture")
+        ]
+        a = (
+            bot_free[0]
+            if bot_free and rng.random() < 0.5
+            else bots[d.to_move].choose(d, d.legal_actions(), rng)
+        )
         d.push(a)
     final = state(d)
     for snap in reversed(snapshots):
@@ -184,26 +230,29 @@ def test_push_then_pop_restores_the_state_exactly(rulesets, seed):
         assert state(d) == snap
     with pytest.raises(IllegalAction):
         d.pop()
-    assert final[-4] is not None            # the deal had been settled
+    assert final[-4] is not None  # the deal had been settled
 
 
 # --- hand-built positions ------------------------------------------------------------------
+
 
 def test_from_position_places_every_card_or_says_what_is_missing(rulesets):
     rs = rulesets["parlett"]
     with pytest.raises(UsageError, match="not placed"):
         Deal.from_position(rs, 5, 0, hands=[parse_cards("7h")] + [[]] * 4, table=[])
     with pytest.raises(UsageError, match="placed twice"):
-        Deal.from_position(rs, 5, 0, hands=[parse_cards("7h"), parse_cards("7h"), [], [], []],
-                           complete=False)
+        Deal.from_position(
+            rs, 5, 0, hands=[parse_cards("7h"), parse_cards("7h"), [], [], []], complete=False
+        )
     pack = list(range(52))
-    hands = [pack[i * 8:(i + 1) * 8] for i in range(5)]
+    hands = [pack[i * 8 : (i + 1) * 8] for i in range(5)]
     d = Deal.from_position(rs, 5, 4, hands=hands, table=pack[40:])
     d.check_invariants()
     assert d.to_move == 0 and d.hand(2) == tuple(range(16, 24))
 
 
 # --- settlement ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("rid", ["parlett", "porges", "inter-livery-2018", "parlett-tournament"])
 def test_the_settlement_breakdown_adds_up(rulesets, rid):
@@ -220,8 +269,9 @@ def test_the_settlement_breakdown_adds_up(rulesets, rid):
             assert row.won == row.won_in_play + row.leftovers + row.set_aside
             assert row.won == len(r.won[row.seat])
             if rs.scoring == "stakes":
-                assert row.net == (-row.ante - row.paid + row.received + row.bonus
-                                   + row.for_cards + row.pot_share)
+                assert row.net == (
+                    -row.ante - row.paid + row.received + row.bonus + row.for_cards + row.pot_share
+                )
                 assert row.net == r.net[row.seat]
                 assert row.for_cards == (row.won - d.rules.breakeven) // 2
             else:
@@ -231,9 +281,16 @@ def test_the_settlement_breakdown_adds_up(rulesets, rid):
 
 # --- the claim race ------------------------------------------------------------------------
 
+
 def test_the_claim_race_orders_by_time_then_seat(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["2D", "6D 6S", "3C", "4C", "5C"], table="KC",
-                 won=["6C 6H", "", "", "", ""], to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["2D", "6D 6S", "3C", "4C", "5C"],
+        table="KC",
+        won=["6C 6H", "", "", "", ""],
+        to_move=1,
+    )
     d.apply(Action.make(1, "lie_down", parse_cards("6d 6s")))
     assert sorted(open_to(d)) == [0, 2, 3, 4]
     race = ClaimRace(d)

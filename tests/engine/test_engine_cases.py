@@ -13,14 +13,22 @@ def act(player, kind, cards="", table="", oversight=None):
 
 
 def legal_codes(deal):
-    return sorted((a.kind, tuple(codes(a.cards)), tuple(codes(a.table))) for a in deal.legal_actions())
+    return sorted(
+        (a.kind, tuple(codes(a.cards)), tuple(codes(a.table))) for a in deal.legal_actions()
+    )
 
 
 # --- capture forms -------------------------------------------------------------------------
 
+
 def test_parlett_allows_all_four_capture_forms(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 7S 9C 9D 9H KD", "2C", "3C", "4C", "5C"],
-                 table="7C 7D 9S KC KH KS", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 7S 9C 9D 9H KD", "2C", "3C", "4C", "5C"],
+        table="7C 7D 9S KC KH KS",
+        to_move=0,
+    )
     kinds = {(len(a.cards), len(a.table)) for a in d.legal_actions()}
     assert kinds == {(1, 1), (2, 2), (3, 1), (1, 3)}
     d.apply(act(0, "capture", "7h 7s", "7c 7d"))
@@ -29,36 +37,49 @@ def test_parlett_allows_all_four_capture_forms(rulesets):
 
 @pytest.mark.parametrize("rid", ["porges", "du-coeur", "wolffauer"])
 def test_single_card_sources_refuse_pair_for_pair_and_prial_for_one(rulesets, rid):
-    d = position(rulesets[rid], 5, hands=["7H 7S 9C 9D 9H", "2C", "3C", "4C", "5C"],
-                 table="7C 7D 9S", to_move=0)
-    assert {(len(a.cards), len(a.table)) for a in d.legal_actions() if a.kind == "capture"} == {(1, 1)}
+    d = position(
+        rulesets[rid],
+        5,
+        hands=["7H 7S 9C 9D 9H", "2C", "3C", "4C", "5C"],
+        table="7C 7D 9S",
+        to_move=0,
+    )
+    assert {(len(a.cards), len(a.table)) for a in d.legal_actions() if a.kind == "capture"} == {
+        (1, 1)
+    }
     # the reason in words a learner reads (the parameter table's), no identifier
-    with pytest.raises(IllegalAction, match=r"not allowed here: this ruleset's captures are "
-                                            r"one card takes one, one card takes three "
-                                            r"\(a pair takes a pair is not one of them\)"):
+    with pytest.raises(
+        IllegalAction,
+        match=r"not allowed here: this ruleset's captures are "
+        r"one card takes one, one card takes three "
+        r"\(a pair takes a pair is not one of them\)",
+    ):
         d.apply(act(0, "capture", "7h 7s", "7c 7d"))
     with pytest.raises(IllegalAction, match=r"\(a prial takes one is not one of them\)"):
         d.apply(act(0, "capture", "9c 9d 9h", "9s"))
 
 
 def test_one_card_never_takes_two(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H", "2C", "3C", "4C", "5C"], table="7C 7D",
-                 to_move=0)
+    d = position(
+        rulesets["parlett"], 5, hands=["7H", "2C", "3C", "4C", "5C"], table="7C 7D", to_move=0
+    )
     with pytest.raises(IllegalAction, match="one card cannot take two"):
         d.apply(act(0, "capture", "7h", "7c 7d"))
 
 
 def test_one_for_three_takes_all_three_and_only_when_three_lie(rulesets):
-    d = position(rulesets["porges"], 5, hands=["7H 2D", "2C", "3C", "4C", "5C"], table="7C 7D 7S",
-                 to_move=0)
+    d = position(
+        rulesets["porges"], 5, hands=["7H 2D", "2C", "3C", "4C", "5C"], table="7C 7D 7S", to_move=0
+    )
     assert ("capture", ("7H",), ("7C", "7D", "7S")) in legal_codes(d)
     d.apply(act(0, "capture", "7h", "7c 7d 7s"))
     assert len(d.won_cards(0)) == 4
 
 
 def test_capture_must_match_rank_and_cards_must_be_there(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D", "2C", "3C", "4C", "5C"], table="7C 8S",
-                 to_move=0)
+    d = position(
+        rulesets["parlett"], 5, hands=["7H 8D", "2C", "3C", "4C", "5C"], table="7C 8S", to_move=0
+    )
     with pytest.raises(IllegalAction, match="same rank"):
         d.apply(act(0, "capture", "7h", "8s"))
     with pytest.raises(IllegalAction, match="not in player 0's hand"):
@@ -71,9 +92,11 @@ def test_capture_must_match_rank_and_cards_must_be_there(rulesets):
 
 # --- lying down and turns -------------------------------------------------------------------
 
+
 def test_must_capture_if_possible_and_lie_down_otherwise(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D", "2C 2S", "3C", "4C", "5C"], table="7C",
-                 to_move=0)
+    d = position(
+        rulesets["parlett"], 5, hands=["7H 8D", "2C 2S", "3C", "4C", "5C"], table="7C", to_move=0
+    )
     with pytest.raises(IllegalAction, match="can capture"):
         d.apply(act(0, "lie_down", "7h 8d"))
     d.apply(act(0, "capture", "7h", "7c"))
@@ -87,17 +110,24 @@ def test_must_capture_if_possible_and_lie_down_otherwise(rulesets):
 
 
 def test_turn_skips_players_who_are_out(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D", "", "3C 3D", "", "5C 9S"], table="7C 5D",
-                 to_move=0)
+    d = position(
+        rulesets["parlett"], 5, hands=["7H 8D", "", "3C 3D", "", "5C 9S"], table="7C 5D", to_move=0
+    )
     d.apply(act(0, "capture", "7h", "7c"))
     assert d.to_move == 2
 
 
 # --- declarations: free vs turn --------------------------------------------------------------
 
+
 def test_free_declarations_any_time_even_out_of_turn(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D", "QC QD QH 2S", "3C 3D", "4C", "5C"],
-                 table="7C", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 8D", "QC QD QH 2S", "3C 3D", "4C", "5C"],
+        table="7C",
+        to_move=0,
+    )
     assert act(1, "declare_prial", "qc qd") in d.free_actions(1)
     d.apply(act(1, "declare_prial", "qc qh"))
     assert codes(d.won_cards(1)) == ["QC", "QH"] and d.to_move == 0
@@ -108,8 +138,13 @@ def test_free_declarations_any_time_even_out_of_turn(rulesets):
 
 
 def test_turn_declarations_are_turn_actions_and_block_lying_down(rulesets):
-    d = position(rulesets["wolffauer"], 5, hands=["QC QD QH 2S", "3C", "4C", "5C", "6C"],
-                 table="9C", to_move=0)
+    d = position(
+        rulesets["wolffauer"],
+        5,
+        hands=["QC QD QH 2S", "3C", "4C", "5C", "6C"],
+        table="9C",
+        to_move=0,
+    )
     assert d.free_actions(0) == []
     kinds = {a.kind for a in d.legal_actions()}
     assert kinds == {"declare_prial"}
@@ -122,8 +157,13 @@ def test_turn_declarations_are_turn_actions_and_block_lying_down(rulesets):
 
 
 def test_mournival_in_hand_and_declaring_one_pair_leaves_a_dead_pair(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["KC KD KH KS 2C", "3C", "4C", "5C", "6C"],
-                 table="9C", to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["KC KD KH KS 2C", "3C", "4C", "5C", "6C"],
+        table="9C",
+        to_move=1,
+    )
     assert act(0, "declare_mournival", "kc kd kh ks") in d.free_actions(0)
     d.apply(act(0, "declare_prial", "kc kd"))
     # its twin is in the holder's own won cards: a dead pair (RULES.md 6)
@@ -133,22 +173,39 @@ def test_mournival_in_hand_and_declaring_one_pair_leaves_a_dead_pair(rulesets):
 
 
 def test_dead_pair_only_when_the_other_two_are_won(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["8C 8D 2C", "8H 3C", "8S 4C", "5C", "6C"],
-                 table="9C", to_move=1)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["8C 8D 2C", "8H 3C", "8S 4C", "5C", "6C"],
+        table="9C",
+        to_move=1,
+    )
     assert d.dead_pairs(0) == ()
     with pytest.raises(IllegalAction, match="not dead"):
         d.apply(act(0, "declare_dead_pair", "8c 8d"))
-    d2 = position(rulesets["parlett"], 5, hands=["8C 8D 2C", "3C", "4C", "5C", "6C"], table="9C",
-                  won=["", "8H 8S", "", "", ""], to_move=1)
+    d2 = position(
+        rulesets["parlett"],
+        5,
+        hands=["8C 8D 2C", "3C", "4C", "5C", "6C"],
+        table="9C",
+        won=["", "8H 8S", "", "", ""],
+        to_move=1,
+    )
     assert d2.dead_pairs(0) == (7,)
     d2.apply(act(0, "declare_dead_pair", "8c 8d"))
 
 
 # --- oversights -------------------------------------------------------------------------------
 
+
 def test_split_prial_claimable_by_others_not_the_offender(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
-                 table="7C 7D 7S 9C", to_move=0)
+    d = position(
+        rulesets["parlett"],
+        5,
+        hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
+        table="7C 7D 7S 9C",
+        to_move=0,
+    )
     d.apply(act(0, "capture", "7h", "7c"))
     claim = act(1, "claim", "7d 7s", oversight="split_prial")
     assert claim in d.free_actions(1)
@@ -162,17 +219,29 @@ def test_split_prial_claimable_by_others_not_the_offender(rulesets):
 
 
 def test_split_prial_not_an_oversight_where_the_ruleset_does_not_list_it(rulesets):
-    d = position(rulesets["wolffauer"], 5, hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
-                 table="7C 7D 7S 9C", to_move=0)
+    d = position(
+        rulesets["wolffauer"],
+        5,
+        hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
+        table="7C 7D 7S 9C",
+        to_move=0,
+    )
     d.apply(act(0, "capture", "7h", "7c"))
     assert d.open_oversights() == []
 
 
 def laid_down(rid, hand0, won=None):
     from tutor.engine.sources import load_library
+
     rs = load_library().rulesets[rid]
-    return position(rs, 4, hands=[hand0, "3C 3D", "4C 4D", "5C"], table="9C",
-                    won=won or ["", "", "", ""], to_move=0)
+    return position(
+        rs,
+        4,
+        hands=[hand0, "3C 3D", "4C 4D", "5C"],
+        table="9C",
+        won=won or ["", "", "", ""],
+        to_move=0,
+    )
 
 
 def test_laid_down_dead_pair_claimed(rulesets):
@@ -190,7 +259,11 @@ def test_laid_down_prial_claimed_under_porges_only(rulesets):
     claims = [a for a in d.free_actions(2) if a.kind == "claim"]
     assert len(claims) == 3 and all(a.oversight == "laid_down_prial" for a in claims)
     d.apply(act(2, "claim", "8d 8h", oversight="laid_down_prial"))
-    assert codes(d.table_cards()) == ["8C", "9C", "2C"] or codes(d.table_cards()) == ["2C", "8C", "9C"]
+    assert codes(d.table_cards()) == ["8C", "9C", "2C"] or codes(d.table_cards()) == [
+        "2C",
+        "8C",
+        "9C",
+    ]
     assert d.open_oversights() == []
     d2 = laid_down("parlett", "8C 8D 8H 2C")
     d2.apply(act(0, "lie_down", "8c 8d 8h 2c"))
@@ -228,7 +301,7 @@ def test_table_mournival_dealer_takes_or_sets_aside(rulesets):
 def test_overlooked_table_mournival_claimed_once_play_starts(rulesets):
     pack = _pack_with_table_mournival(5, 8)
     d = Deal(rulesets["parlett"], 5, 0, pack)
-    d.apply(d.legal_actions()[0])      # eldest plays: play has started
+    d.apply(d.legal_actions()[0])  # eldest plays: play has started
     with pytest.raises(IllegalAction, match="play has started"):
         d.apply(act(0, "take_table_mournival", "kc kd kh ks"))
     claim = act(3, "claim", "kc kd kh ks", oversight="overlooked_table_mournival")
@@ -240,11 +313,18 @@ def test_overlooked_table_mournival_claimed_once_play_starts(rulesets):
 
 # --- the end of a deal --------------------------------------------------------------------
 
+
 def _finish_two_left(rs, players=5, dealer=0, won=None, hands=None, table="9C"):
-    d = position(rs, players, dealer=dealer,
-                 hands=hands or ["", "2C", "3C", "", ""], table=table,
-                 won=won or [""] * players, to_move=1)
-    d.apply(d.legal_actions()[0])          # seat 1 lies down: only seat 2 holds cards
+    d = position(
+        rs,
+        players,
+        dealer=dealer,
+        hands=hands or ["", "2C", "3C", "", ""],
+        table=table,
+        won=won or [""] * players,
+        to_move=1,
+    )
+    d.apply(d.legal_actions()[0])  # seat 1 lies down: only seat 2 holds cards
     return d
 
 
@@ -278,11 +358,11 @@ def test_last_in_plays_on_only_where_the_ruleset_says(rulesets):
 def test_bonus_to_last_in_or_last_pair(rulesets):
     # seat 3 makes the last capture, then seat 1 lies down leaving seat 2 last in
     def run(rid):
-        d = position(rulesets[rid], 5, hands=["", "2C", "3C", "7H", ""], table="7C 9C",
-                     to_move=3)
+        d = position(rulesets[rid], 5, hands=["", "2C", "3C", "7H", ""], table="7C 9C", to_move=3)
         d.apply(act(3, "capture", "7h", "7c"))
         d.apply(act(1, "lie_down", "2c"))
         return d.result
+
     assert run("parlett").bonus_to == 2
     porges = run("porges")
     assert porges.last_in == 2 and porges.bonus_to == 3
@@ -296,6 +376,7 @@ def test_nobody_captured_bonus_goes_to_last_in(rulesets):
 
 # --- settlement --------------------------------------------------------------------------
 
+
 def test_settlement_follows_du_coeur_arithmetic(rulesets):
     """du Coeur: "if you have ten cards (two extra), you gain one stake; if you have six cards
     (two few), you lose one stake"; the last in takes five from a pot of eleven."""
@@ -306,7 +387,7 @@ def test_settlement_follows_du_coeur_arithmetic(rulesets):
     sizes = [10, 6, 8, 8, 20]
     start = 0
     for seat, size in enumerate(sizes):
-        d.won[seat] = mask_of(cards[start:start + size])
+        d.won[seat] = mask_of(cards[start : start + size])
         start += size
     d.hands = [0, 0, 0, 0, 0]
     d.table = 0
@@ -324,8 +405,9 @@ def test_pairs_scoring_counts_won_cards_over_two(rulesets):
 
 
 def test_clone_is_independent(rulesets):
-    d = position(rulesets["parlett"], 5, hands=["7H 8D", "2C", "3C", "4C", "5C"], table="7C",
-                 to_move=0)
+    d = position(
+        rulesets["parlett"], 5, hands=["7H 8D", "2C", "3C", "4C", "5C"], table="7C", to_move=0
+    )
     c = d.clone()
     c.apply(act(0, "capture", "7h", "7c"))
     assert d.hand(0) != c.hand(0) and d.history == []

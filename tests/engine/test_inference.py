@@ -68,7 +68,7 @@ def test_undeclared_deals_give_no_opponent_a_declaration(rulesets):
         assert x.hands[seat] == d.hands[seat] and x.table == d.table
         y = plain.deal(rng)
         loose += any(y.could_declare(y.hands[q]) for q in opponents)
-    assert loose > 5            # the assumption says something: plain deals often break it
+    assert loose > 5  # the assumption says something: plain deals often break it
 
 
 def test_undeclared_is_ignored_where_declarations_are_turns(rulesets):
@@ -105,5 +105,4 @@ def test_the_cards_played_from_hand_count_from_the_first_turn(rulesets):
                 for c in a.cards:
                     want |= 1 << c
         assert played.get(q, 0) == want
-    assert sum(1 for a in d.history[:first] if a.kind.startswith("declare")) \
-        or any(played.values())
+    assert sum(1 for a in d.history[:first] if a.kind.startswith("declare")) or any(played.values())

@@ -28,14 +28,14 @@ def test_a_regular_file_is_opened_and_read(tmp_path):
         assert fh.read() == b'{"a": 1}'
     link = tmp_path / "link.json"
     link.symlink_to(f)
-    with open_input(link) as fh:                       # a link to a file is followed by default
+    with open_input(link) as fh:  # a link to a file is followed by default
         assert fh.read() == b'{"a": 1}'
 
 
 def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    with pytest.raises(NotRegularFile) as info:         # no writer: open() would block for ever
+    with pytest.raises(NotRegularFile) as info:  # no writer: open() would block for ever
         open_input(fifo)
     assert info.value.strerror == "a FIFO, not a regular file"
     assert isinstance(info.value, OSError)
@@ -43,7 +43,8 @@ def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
 
 def test_a_socket_a_device_and_a_folder_are_refused(tmp_path):
     import tempfile
-    short = tempfile.mkdtemp(dir="/tmp")      # a socket's path is at most ~107 bytes
+
+    short = tempfile.mkdtemp(dir="/tmp")  # a socket's path is at most ~107 bytes
     sock_path = Path(short) / "s"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -73,7 +74,7 @@ def test_the_journal_opener_never_follows_a_link_nor_opens_a_fifo(tmp_path):
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "made-by-no-one")
     with pytest.raises(NotRegularFile):
-        open_own(dangling)                              # nothing created at the link's end
+        open_own(dangling)  # nothing created at the link's end
     assert not (tmp_path / "made-by-no-one").exists()
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -87,6 +88,7 @@ def test_the_journal_opener_never_follows_a_link_nor_opens_a_fifo(tmp_path):
 
 # -- a FIFO in the place of every input, through the real program ------------------------------
 
+
 def _one_line(proc, *words, code=1):
     said = proc.stderr.strip()
     assert proc.returncode == code, (proc.returncode, proc.stdout[-500:], said)
@@ -96,16 +98,18 @@ def _one_line(proc, *words, code=1):
         assert w in said, said
 
 
-@pytest.mark.parametrize("argv", [
-    ["match", "--resume", "{F}"],
-    ["analyse", "{F}"],
-    ["progress", "import", "{F}"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "--resume", "{F}"],
+        ["analyse", "{F}"],
+        ["progress", "import", "{F}"],
+    ],
+)
 def test_a_fifo_given_as_a_file_is_refused_in_one_line(tmp_path, argv):
     fifo = tmp_path / "given.json"
     os.mkfifo(fifo)
-    proc = run_laugh([a.replace("{F}", str(fifo)) for a in argv], "", tmp_path / "home",
-                     timeout=60)
+    proc = run_laugh([a.replace("{F}", str(fifo)) for a in argv], "", tmp_path / "home", timeout=60)
     _one_line(proc, f"{fifo}: cannot be read (a FIFO, not a regular file)")
 
 
@@ -118,7 +122,9 @@ def test_a_fifo_among_several_files_is_listed_as_unreadable(tmp_path):
     assert proc.returncode == 1 and said in proc.stdout and "Traceback" not in proc.stderr
     proc = run_laugh(["class", "report", str(fifo)], "", tmp_path / "home", timeout=60)
     assert proc.returncode == 1 and proc.stderr.splitlines() == [
-        f"laugh: {said}", "laugh: no progress export could be read; no report written"]
+        f"laugh: {said}",
+        "laugh: no progress export could be read; no report written",
+    ]
     proc = run_laugh(["rules", "--sources", str(fifo)], "", tmp_path / "home", timeout=60)
     _one_line(proc, str(fifo), code=2)
 
@@ -145,13 +151,13 @@ def test_a_fifo_as_a_source_text_is_a_problem_not_a_wait(tmp_path):
         "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
         "text: club.txt\nsummary: Our rules.\n"
         "quotations:\n  deal:\n    text: We deal eleven cards each.\n    where: Deal\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     os.mkfifo(home / "sources" / "club.txt")
     proc = run_laugh(["sources", "check"], "", home, timeout=60)
     assert proc.returncode == 1
     assert "club.txt: a FIFO, not a regular file" in proc.stdout
-    _one_line(run_laugh(["odds"], "", home, timeout=60), "club.txt", "a FIFO", "left out",
-              code=0)
+    _one_line(run_laugh(["odds"], "", home, timeout=60), "club.txt", "a FIFO", "left out", code=0)
 
 
 def test_a_fifo_as_the_journal_or_the_progress_file_is_said_not_waited_on(tmp_path):
@@ -164,19 +170,27 @@ def test_a_fifo_as_the_journal_or_the_progress_file_is_said_not_waited_on(tmp_pa
         proc = run_laugh(argv, stdin, home, timeout=60)
         assert proc.returncode == 0 and "Traceback" not in proc.stderr
         said = " ".join(proc.stdout.split())
-        assert (f"{journal} is a FIFO, not a regular file: it is left as it is, never read or "
-                "written") in said
+        assert (
+            f"{journal} is a FIFO, not a regular file: it is left as it is, never read or written"
+        ) in said
     assert stat.S_ISFIFO(journal.lstat().st_mode)
     journal.unlink()
     (home / "progress.sqlite3").rename(tmp_path / "kept.sqlite3")
     os.mkfifo(home / "progress.sqlite3")
     proc = run_laugh(["puzzle", "count", "--seed", "3"], "show\n", home, timeout=60)
     said = " ".join(proc.stdout.split())
-    assert proc.returncode == 1 and (f"Your progress cannot be saved: {home / 'progress.sqlite3'}"
-                                     " is a FIFO, not a regular file") in said
+    assert (
+        proc.returncode == 1
+        and (
+            f"Your progress cannot be saved: {home / 'progress.sqlite3'}"
+            " is a FIFO, not a regular file"
+        )
+        in said
+    )
     proc = run_laugh(["stats"], "", home, timeout=60)
-    assert proc.returncode == 0 and "is a FIFO, not a regular file; showing none of it" in \
-        " ".join(proc.stdout.split())
+    assert proc.returncode == 0 and "is a FIFO, not a regular file; showing none of it" in " ".join(
+        proc.stdout.split()
+    )
 
 
 def test_a_journal_that_is_a_link_never_has_its_target_read_or_truncated(tmp_path):
@@ -188,4 +202,4 @@ def test_a_journal_that_is_a_link_never_has_its_target_read_or_truncated(tmp_pat
     (home / "progress.sqlite3.pending").symlink_to(victim)
     proc = run_laugh(["puzzle", "count", "--seed", "2"], "show\n", home)
     assert "is a symbolic link, not a regular file" in " ".join(proc.stdout.split())
-    assert victim.read_text(encoding="utf-8") == line + "\n"       # read by no one, not cut
+    assert victim.read_text(encoding="utf-8") == line + "\n"  # read by no one, not cut

@@ -39,26 +39,38 @@ def test_dev_zero_is_refused_unread():
         list(jsonfile.iter_lines("/dev/zero"))
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/zero") or sys.platform != "linux",
-                    reason="needs /dev/zero and RLIMIT_AS")
-@pytest.mark.parametrize("argv", [
-    ["records", "check", "/dev/zero"],
-    ["analyse", "/dev/zero"],
-    ["progress", "import", "/dev/zero"],
-    ["class", "report", "/dev/zero"],
-    ["match", "--resume", "/dev/zero"],
-])
+@pytest.mark.skipif(
+    not os.path.exists("/dev/zero") or sys.platform != "linux",
+    reason="needs /dev/zero and RLIMIT_AS",
+)
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["records", "check", "/dev/zero"],
+        ["analyse", "/dev/zero"],
+        ["progress", "import", "/dev/zero"],
+        ["class", "report", "/dev/zero"],
+        ["match", "--resume", "/dev/zero"],
+    ],
+)
 def test_every_json_reader_refuses_dev_zero_in_one_line_under_a_memory_limit(argv, tmp_path):
     """Before the capped reader, each of these grew until killed (24 GB), or under a memory
     limit ended in a MemoryError traceback."""
-    limit = 1_000_000_000     # bytes of address space: the whole program fits in far less
+    limit = 1_000_000_000  # bytes of address space: the whole program fits in far less
 
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "tutor", *argv], capture_output=True, text=True,
-                          env=env, cwd=str(ROOT), timeout=60, preexec_fn=cap)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(ROOT),
+        timeout=60,
+        preexec_fn=cap,
+    )
     assert proc.returncode == 1, proc.stderr[-500:]
     said = proc.stderr + proc.stdout
     assert "Traceback" not in said and "MemoryError" not in said
@@ -75,17 +87,27 @@ def test_json_lines_are_read_a_line_at_a_time_and_an_endless_line_stops_the_read
     assert exc.value.line == 4 and str(exc.value).startswith(f"{path}:4: line 4 is longer")
 
 
-@pytest.mark.parametrize("text,reason,line", [
-    ('{"a": 1,\n "b": [1, 2,\n', "not JSON: the text ends at line 2 column 13 before the JSON "
-                                 "does (was the file cut short?)", 2),
-    ('{"a": 1}\n{"a": 2}\n', "not JSON: Extra data at line 2 column 1", 2),
-    ('{"a": NaN}', "not a value: NaN is not a JSON value", None),
-    ('{"a": 1, "a": 2}', "not a value: the key 'a' is given twice in one object", None),
-    ('{"a": ' + "9" * 400 + "}", "not a value: a number of 400 digits (no field of a value "
-                                 "needs more than 30)", None),
-    ("[" * 100_000 + "]" * 100_000, "not a value: nested too deeply", None),
-    ("[" * 40 + "]" * 40, "not a value: nested too deeply (more than 32 levels)", None),
-])
+@pytest.mark.parametrize(
+    "text,reason,line",
+    [
+        (
+            '{"a": 1,\n "b": [1, 2,\n',
+            "not JSON: the text ends at line 2 column 13 before the JSON "
+            "does (was the file cut short?)",
+            2,
+        ),
+        ('{"a": 1}\n{"a": 2}\n', "not JSON: Extra data at line 2 column 1", 2),
+        ('{"a": NaN}', "not a value: NaN is not a JSON value", None),
+        ('{"a": 1, "a": 2}', "not a value: the key 'a' is given twice in one object", None),
+        (
+            '{"a": ' + "9" * 400 + "}",
+            "not a value: a number of 400 digits (no field of a value needs more than 30)",
+            None,
+        ),
+        ("[" * 100_000 + "]" * 100_000, "not a value: nested too deeply", None),
+        ("[" * 40 + "]" * 40, "not a value: nested too deeply (more than 32 levels)", None),
+    ],
+)
 def test_every_refusal_is_one_line_with_its_position(text, reason, line):
     with pytest.raises(jsonfile.JSONError) as exc:
         jsonfile.loads(text)
@@ -96,8 +118,11 @@ def test_every_refusal_is_one_line_with_its_position(text, reason, line):
 def test_bytes_that_are_not_utf8_are_named_by_line_and_column(tmp_path):
     path = tmp_path / "x.json"
     path.write_bytes(b'{"a":\n  "\xff"}')
-    with pytest.raises(jsonfile.JSONError, match=r"x\.json: not UTF-8 text: byte 0xFF at line 2 "
-                                                 r"column 4"):
+    with pytest.raises(
+        jsonfile.JSONError,
+        match=r"x\.json: not UTF-8 text: byte 0xFF at line 2 "
+        r"column 4",
+    ):
         jsonfile.load(path)
 
 
@@ -105,7 +130,7 @@ def test_a_half_cut_json_record_is_one_error_at_its_line_and_jsonl_stays_line_by
     """Issue 23 item 11: a cut .json record was re-read as JSON Lines, one error per line."""
     rec = json.loads((ROOT / "tests" / "data" / "examples").glob("*.json").__next__().read_text())
     text = json.dumps(rec, indent=1)
-    cut = text[:len(text) // 2]
+    cut = text[: len(text) // 2]
     whole = tmp_path / "trunc.json"
     whole.write_text(cut)
     rows = list(load_records(whole))
@@ -120,6 +145,7 @@ def test_a_half_cut_json_record_is_one_error_at_its_line_and_jsonl_stays_line_by
 
 def test_records_check_of_a_half_cut_json_file_is_one_line(tmp_path, capsys):
     from tutor.app.cli import main
+
     rec = json.loads(next((ROOT / "tests" / "data" / "examples").glob("*.json")).read_text())
     text = json.dumps(rec, indent=1)
     path = tmp_path / "trunc.json"

@@ -27,16 +27,27 @@ RECORD = ROOT / "tests" / "data" / "examples"
 
 
 def _env(cache, home, **more):
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), LAUGH_HOME=str(home), COLUMNS="80",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        NUMBA_CACHE_DIR=str(cache),
+        LAUGH_HOME=str(home),
+        COLUMNS="80",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     env.pop(kernelcache.ENV_PURE, None)
     env.update(more)
     return env
 
 
 def _laugh(args, env, timeout=120):
-    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True, text=True,
-                          env=env, cwd=str(ROOT), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tutor", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(ROOT),
+        timeout=timeout,
+    )
 
 
 def _alive(pid: int) -> bool:
@@ -52,10 +63,13 @@ def test_the_first_start_compiles_once_in_the_background_and_silently(tmp_path, 
         pytest.skip("numba is not installed here")
     cache, home = tmp_path / "numba", tmp_path / "home"
     env = _env(cache, home)
-    quiet = _laugh(["rules"], dict(env, LAUGH_PURE_PYTHON="1"))   # nothing compiled: the same
+    quiet = _laugh(["rules"], dict(env, LAUGH_PURE_PYTHON="1"))  # nothing compiled: the same
     first = _laugh(["rules"], env)
-    assert (first.returncode, first.stdout, first.stderr) == \
-        (0, quiet.stdout, quiet.stderr)          # the compilation writes nothing to the terminal
+    assert (first.returncode, first.stdout, first.stderr) == (
+        0,
+        quiet.stdout,
+        quiet.stderr,
+    )  # the compilation writes nothing to the terminal
     locks = list(cache.glob("kernel-*.lock"))
     assert len(locks) == 1
     began, pid = locks[0].read_text().split()
@@ -67,20 +81,21 @@ def test_the_first_start_compiles_once_in_the_background_and_silently(tmp_path, 
         # the expected processor time at the share of a processor it has had (at least 5 %:
         # a busy machine, as under the suite's two workers, stretches it)
         assert left is not None and 1 <= left <= kernelcache.COMPILE_SECONDS / 0.05
-        assert _laugh(["rules"], env).returncode == 0                 # a second start ...
-        assert locks[0].read_text().split()[1] == str(pid)            # ... did not start another
+        assert _laugh(["rules"], env).returncode == 0  # a second start ...
+        assert locks[0].read_text().split()[1] == str(pid)  # ... did not start another
         assert not kernelcache.start()
     finally:
-        os.kill(pid, signal.SIGKILL)                                 # 30 s of CPU spared
+        os.kill(pid, signal.SIGKILL)  # 30 s of CPU spared
         for _ in range(100):
             if not _alive(pid):
                 break
             time.sleep(0.05)
-    assert kernelcache.compiling() is None                          # the lock went with it
+    assert kernelcache.compiling() is None  # the lock went with it
 
 
-def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(tmp_path,
-                                                                                monkeypatch):
+def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(
+    tmp_path, monkeypatch
+):
     if not kernelcache.numba_here():
         pytest.skip("numba is not installed here")
     cache, home = tmp_path / "numba", tmp_path / "home"
@@ -89,24 +104,26 @@ def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(tm
     lock = kernelcache.stamp().with_suffix(".lock")
     (cache / "kernel-compile-seconds").write_text("40.0\n")
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)            # a compilation in progress, begun 10 s ago
-    os.write(fd, f"{time.time() - 10:.3f} 0\n".encode())     # no process to ask: by the clock
+    fcntl.flock(fd, fcntl.LOCK_EX)  # a compilation in progress, begun 10 s ago
+    os.write(fd, f"{time.time() - 10:.3f} 0\n".encode())  # no process to ask: by the clock
     try:
         record = str(next(RECORD.glob("*.json")))
         args = ["analyse", record, "--samples", "40", "--json"]
         meanwhile = _laugh(args, _env(cache, home))
         pure = _laugh(args, _env(cache, home, LAUGH_PURE_PYTHON="1"))
-        assert not list(cache.glob("analysis_*"))           # nothing compiled by either
+        assert not list(cache.glob("analysis_*"))  # nothing compiled by either
     finally:
         os.close(fd)
     assert meanwhile.returncode == 0 and meanwhile.stdout == pure.stdout
     line = meanwhile.stderr.strip()
     assert len(line.splitlines()) == 1 and pure.stderr == ""
-    said = line.removeprefix("laugh: the analysis kernel is being compiled, once on this "
-                             "machine (about ")
-    assert said != line and said.endswith(" s more); until then analyses run on the slower "
-                                          "pure engine, then on it")
-    assert 25 <= int(said.split()[0]) <= 30                  # 40 s expected, 10 s gone
+    said = line.removeprefix(
+        "laugh: the analysis kernel is being compiled, once on this machine (about "
+    )
+    assert said != line and said.endswith(
+        " s more); until then analyses run on the slower pure engine, then on it"
+    )
+    assert 25 <= int(said.split()[0]) <= 30  # 40 s expected, 10 s gone
 
 
 def test_the_stamp_names_the_kernel_as_it_is(tmp_path, monkeypatch):
@@ -131,7 +148,7 @@ def test_the_time_left_counts_a_busy_machine_in(tmp_path, monkeypatch):
     monkeypatch.setattr(kernelcache, "_cpu_seconds", lambda pid: 10.0)
     assert kernelcache._left(30.0, 1234) == pytest.approx(90.0)
     assert kernelcache._left(30.0, None) == pytest.approx(10.0)
-    assert kernelcache._left(50.0, None) == 1.0                 # late: at least a second
+    assert kernelcache._left(50.0, None) == 1.0  # late: at least a second
     if os.path.exists(f"/proc/{os.getpid()}/stat"):
         monkeypatch.undo()
         used = kernelcache._cpu_seconds(os.getpid())

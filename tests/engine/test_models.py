@@ -78,9 +78,11 @@ def test_lengths_are_said_in_our_words():
         text: Annotated[str, Field(min_length=1, max_length=3)]
         tags: Annotated[list[str], Field(max_length=1)] = []
 
-    for value, said in (({"text": ""}, "text: must not be empty"),
-                        ({"text": "abcd"}, "text: must be text of at most 3 characters"),
-                        ({"text": "a", "tags": ["x", "y"]}, "tags: must hold at most 1 entry")):
+    for value, said in (
+        ({"text": ""}, "text: must not be empty"),
+        ({"text": "abcd"}, "text: must be text of at most 3 characters"),
+        ({"text": "a", "tags": ["x", "y"]}, "tags: must hold at most 1 entry"),
+    ):
         with pytest.raises(DataError) as err:
             validate(Name, value, where="n.json")
         assert str(err.value) == f"n.json: {said}"

@@ -19,17 +19,20 @@ def lib():
     return load_library()
 
 
-@pytest.mark.parametrize("rid,name,players,status", [
-    ("parlett", "hand_plays", None, "read"),
-    ("parlett-13", "hand_plays", None, "read"),
-    ("inter-livery-2018", "hand_plays", None, "read"),
-    ("wolffauer", "oversights", None, "chosen"),
-    ("wolffauer", "bonus_to", None, "read"),
-    ("du-coeur", "table", 4, "read"),
-    ("du-coeur", "ante_dealer", 4, "read"),
-    ("du-coeur", "ante_other", 4, "read"),
-    ("du-coeur", "hand", 4, "stated"),
-])
+@pytest.mark.parametrize(
+    "rid,name,players,status",
+    [
+        ("parlett", "hand_plays", None, "read"),
+        ("parlett-13", "hand_plays", None, "read"),
+        ("inter-livery-2018", "hand_plays", None, "read"),
+        ("wolffauer", "oversights", None, "chosen"),
+        ("wolffauer", "bonus_to", None, "read"),
+        ("du-coeur", "table", 4, "read"),
+        ("du-coeur", "ante_dealer", 4, "read"),
+        ("du-coeur", "ante_other", 4, "read"),
+        ("du-coeur", "hand", 4, "stated"),
+    ],
+)
 def test_the_corrected_statuses(lib, rid, name, players, status):
     assert lib.parameter(rid, name, players).status == status
 
@@ -84,6 +87,6 @@ rulesets:
 """)
     lib = load_library([tmp_path])
     found = {(u.ruleset, u.name, u.players) for u in unconfirmed_stated(lib)}
-    assert ("wrong", "hand", 4) in found            # Parlett's text gives ten, not nine
-    assert ("wrong", "hand_plays", None) in found   # "even out of turn" is not "in turn"
+    assert ("wrong", "hand", 4) in found  # Parlett's text gives ten, not nine
+    assert ("wrong", "hand_plays", None) in found  # "even out of turn" is not "in turn"
     assert ("wrong", "ante_dealer", 4) not in found

@@ -43,7 +43,7 @@ def example():
 
 def test_illegal_action_refused_with_index(rulesets, example):
     bad = copy.deepcopy(example)
-    bad["actions"][5]["table"] = ["5D"]          # not on the table
+    bad["actions"][5]["table"] = ["5D"]  # not on the table
     with pytest.raises(RecordError) as exc:
         replay(bad, rulesets)
     assert exc.value.index == 5 and "action 5" in str(exc.value)
@@ -55,8 +55,12 @@ def test_wrong_turn_and_offender_claim_refused(rulesets, example):
     with pytest.raises(RecordError, match="action 0.*turn"):
         replay(bad, rulesets)
     bad = copy.deepcopy(example)
-    claim = next(i for i, a in enumerate(bad["actions"]) if a["oversight" if "oversight" in a else "action"] == "split_prial")
-    bad["actions"][claim]["player"] = 3          # seat 3 split the prial
+    claim = next(
+        i
+        for i, a in enumerate(bad["actions"])
+        if a["oversight" if "oversight" in a else "action"] == "split_prial"
+    )
+    bad["actions"][claim]["player"] = 3  # seat 3 split the prial
     with pytest.raises(RecordError, match=f"action {claim}.*made that mistake"):
         replay(bad, rulesets)
 
@@ -73,7 +77,10 @@ def test_wrong_result_and_malformed_records_refused(rulesets, example):
         (lambda r: r["pack"].__setitem__(3, r["pack"][4]), "52 distinct"),
         (lambda r: r.update(ruleset="nosuch"), "unknown ruleset"),
         (lambda r: r.update(players=9), "does not cover 9"),
-        (lambda r: r["actions"].__setitem__(0, {"player": 2, "action": "fly"}), "action 0: unknown action"),
+        (
+            lambda r: r["actions"].__setitem__(0, {"player": 2, "action": "fly"}),
+            "action 0: unknown action",
+        ),
     ]:
         bad = copy.deepcopy(example)
         mutate(bad)
@@ -99,13 +106,16 @@ def _first(path):
     return rows[0]
 
 
-@pytest.mark.parametrize("content,line,needle", [
-    (b'{"format": "x"}\n{"a": "\xff"}\n', 2, "not UTF-8 text: byte 0xFF at column 8"),
-    (b"[" * 100_000 + b"\n", 1, "nested too deeply"),
-    (b'{"players": ' + b"9" * 5000 + b"}\n", 1, "a number of 5000 digits"),
-    (b'{"players": 5, "players": 4}\n', 1, "the key 'players' is given twice"),
-    (b'{"players": NaN}\n', 1, "NaN is not a JSON value"),
-])
+@pytest.mark.parametrize(
+    "content,line,needle",
+    [
+        (b'{"format": "x"}\n{"a": "\xff"}\n', 2, "not UTF-8 text: byte 0xFF at column 8"),
+        (b"[" * 100_000 + b"\n", 1, "nested too deeply"),
+        (b'{"players": ' + b"9" * 5000 + b"}\n", 1, "a number of 5000 digits"),
+        (b'{"players": 5, "players": 4}\n', 1, "the key 'players' is given twice"),
+        (b'{"players": NaN}\n', 1, "NaN is not a JSON value"),
+    ],
+)
 def test_unreadable_lines_are_record_errors_naming_line_and_cause(tmp_path, content, line, needle):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
@@ -127,40 +137,68 @@ def test_a_byte_order_mark_and_a_bad_byte_in_a_pretty_printed_record(tmp_path, e
     assert line == text[:at].count(b"\n") + 1
 
 
-@pytest.mark.parametrize("mutate,needle", [
-    (lambda r: r.update(ruleset=["parlett"]), "ruleset: must be text, got a list"),
-    (lambda r: r.update(ruleset={"id": 1}), "ruleset: must be text, got an object"),
-    (lambda r: r.update(players="5"), "players: must be a whole number from 1 to 52, got '5'"),
-    (lambda r: r.update(players=True), "players: must be a whole number from 1 to 52, got true"),
-    (lambda r: r.update(dealer=-1), "dealer: must be a whole number from 0 to 51, got -1"),
-    (lambda r: r.update(dealer=5), "dealer: must be a seat from 0 to 4, got 5"),
-    (lambda r: r.update(dealer=[0]), "dealer: must be a whole number from 0 to 51, got a list"),
-    (lambda r: r.update(pack="7H 7D"), "pack: must be a list"),
-    (lambda r: r["pack"].__setitem__(0, 7), "pack: 7 is not a card"),
-    (lambda r: r["pack"].pop(), "pack: must be the 52 distinct cards, got 51"),
-    (lambda r: r.update(actions={"0": 1}), "actions: must be a list, got an object"),
-    (lambda r: r["actions"].__setitem__(0, [1]), "action 0: must be a mapping of keys to values, got a list"),
-    (lambda r: r["actions"][0].update(action=["capture"]), "action 0: unknown action a list; "
-                                                           "expected one of take_table_mournival"),
-    (lambda r: r["actions"][0].pop("action"), "action 0: unknown action null"),
-    (lambda r: r["actions"][0].update(cards=[]), "action 0: cards: is not a key here"),
-    (lambda r: r["actions"][0].update(player=None), "action 0: player: must be a whole number from 0 to 51, got null"),
-    (lambda r: r["actions"][0].update(player=99), "action 0: player: must be a whole number from 0 "
-                                                   "to 51, got 99"),
-    (lambda r: r["actions"][0].update(player=4), "action 0 (capture by player 4) is illegal"),
-    (lambda r: r["actions"][0].update(hand="7H"), "action 0: hand: must be a list of card codes, "
-                                                   "got '7H'"),
-    (lambda r: r["actions"][0].update(hand=[None]), "action 0: hand: must be a list of card codes, "
-                                                     "got null at [0]"),
-    (lambda r: r["actions"][0].update(hand=["7X"]), "action 0: hand: '7X' is not a card"),
-    (lambda r: r.update(result=[1]), "result: must be a mapping of keys to values, got a list"),
-    (lambda r: r["result"].update(won=[[1]]), "result.won[0]: must be a list of card codes, got 1 at [0]"),
-    (lambda r: r["result"].update(won="all"), "result.won: must be a list, got 'all'"),
-    (lambda r: r["result"].update(leftovers=[]), "result.leftovers: must be a mapping of keys to values, got a list"),
-    (lambda r: r["result"].update(extra=1), "result.extra: is not a key here"),
-    (lambda r: r["result"].update(net=[[[[]]]]), "result.net[0]: must be a whole number from -1,000,000 to "
-                                                   "1,000,000, got a list"),
-])
+@pytest.mark.parametrize(
+    "mutate,needle",
+    [
+        (lambda r: r.update(ruleset=["parlett"]), "ruleset: must be text, got a list"),
+        (lambda r: r.update(ruleset={"id": 1}), "ruleset: must be text, got an object"),
+        (lambda r: r.update(players="5"), "players: must be a whole number from 1 to 52, got '5'"),
+        (
+            lambda r: r.update(players=True),
+            "players: must be a whole number from 1 to 52, got true",
+        ),
+        (lambda r: r.update(dealer=-1), "dealer: must be a whole number from 0 to 51, got -1"),
+        (lambda r: r.update(dealer=5), "dealer: must be a seat from 0 to 4, got 5"),
+        (lambda r: r.update(dealer=[0]), "dealer: must be a whole number from 0 to 51, got a list"),
+        (lambda r: r.update(pack="7H 7D"), "pack: must be a list"),
+        (lambda r: r["pack"].__setitem__(0, 7), "pack: 7 is not a card"),
+        (lambda r: r["pack"].pop(), "pack: must be the 52 distinct cards, got 51"),
+        (lambda r: r.update(actions={"0": 1}), "actions: must be a list, got an object"),
+        (
+            lambda r: r["actions"].__setitem__(0, [1]),
+            "action 0: must be a mapping of keys to values, got a list",
+        ),
+        (
+            lambda r: r["actions"][0].update(action=["capture"]),
+            "action 0: unknown action a list; expected one of take_table_mournival",
+        ),
+        (lambda r: r["actions"][0].pop("action"), "action 0: unknown action null"),
+        (lambda r: r["actions"][0].update(cards=[]), "action 0: cards: is not a key here"),
+        (
+            lambda r: r["actions"][0].update(player=None),
+            "action 0: player: must be a whole number from 0 to 51, got null",
+        ),
+        (
+            lambda r: r["actions"][0].update(player=99),
+            "action 0: player: must be a whole number from 0 to 51, got 99",
+        ),
+        (lambda r: r["actions"][0].update(player=4), "action 0 (capture by player 4) is illegal"),
+        (
+            lambda r: r["actions"][0].update(hand="7H"),
+            "action 0: hand: must be a list of card codes, got '7H'",
+        ),
+        (
+            lambda r: r["actions"][0].update(hand=[None]),
+            "action 0: hand: must be a list of card codes, got null at [0]",
+        ),
+        (lambda r: r["actions"][0].update(hand=["7X"]), "action 0: hand: '7X' is not a card"),
+        (lambda r: r.update(result=[1]), "result: must be a mapping of keys to values, got a list"),
+        (
+            lambda r: r["result"].update(won=[[1]]),
+            "result.won[0]: must be a list of card codes, got 1 at [0]",
+        ),
+        (lambda r: r["result"].update(won="all"), "result.won: must be a list, got 'all'"),
+        (
+            lambda r: r["result"].update(leftovers=[]),
+            "result.leftovers: must be a mapping of keys to values, got a list",
+        ),
+        (lambda r: r["result"].update(extra=1), "result.extra: is not a key here"),
+        (
+            lambda r: r["result"].update(net=[[[[]]]]),
+            "result.net[0]: must be a whole number from -1,000,000 to 1,000,000, got a list",
+        ),
+    ],
+)
 def test_wrong_types_anywhere_are_refused_naming_the_field(rulesets, example, mutate, needle):
     bad = copy.deepcopy(example)
     mutate(bad)
@@ -178,8 +216,11 @@ def test_unfinished_records_are_refused_unless_positions_are_asked_for(rulesets,
         check_record(no_result, rulesets)
     short = copy.deepcopy(no_result)
     short["actions"] = short["actions"][:4]
-    with pytest.raises(UnfinishedRecord, match=r"unfinished: the actions stop before the deal is "
-                                               r"over \(4 actions; player \d to move\)"):
+    with pytest.raises(
+        UnfinishedRecord,
+        match=r"unfinished: the actions stop before the deal is "
+        r"over \(4 actions; player \d to move\)",
+    ):
         check_record(short, rulesets)
     assert not check_record(short, rulesets, positions=True).is_terminal()
     assert check_record(no_result, rulesets, positions=True).is_terminal()
@@ -187,8 +228,9 @@ def test_unfinished_records_are_refused_unless_positions_are_asked_for(rulesets,
     assert not replay(short, rulesets).is_terminal()
 
 
-def test_records_check_says_unfinished_and_accepts_positions_only_when_asked(tmp_path, capsys,
-                                                                            example):
+def test_records_check_says_unfinished_and_accepts_positions_only_when_asked(
+    tmp_path, capsys, example
+):
     short = copy.deepcopy(example)
     del short["result"]
     short["actions"] = short["actions"][:4]
@@ -202,8 +244,9 @@ def test_records_check_says_unfinished_and_accepts_positions_only_when_asked(tmp
     assert capsys.readouterr().out.splitlines()[-1] == "2 records checked: 2 good, 0 bad"
 
 
-def test_records_check_turns_every_unreadable_file_into_lines_not_tracebacks(tmp_path, capsys,
-                                                                             example):
+def test_records_check_turns_every_unreadable_file_into_lines_not_tracebacks(
+    tmp_path, capsys, example
+):
     files = {
         "bytes.jsonl": b'{"a": "\xff\xfe"}\n',
         "list.json": json.dumps({**example, "ruleset": ["parlett"]}).encode(),
@@ -228,8 +271,13 @@ def test_a_malformed_action_is_named_by_its_index_as_an_illegal_one_is(rulesets,
     with pytest.raises(RecordError) as exc:
         replay(bad, rulesets)
     assert exc.value.index == 7 and str(exc.value).startswith("action 7: hand: '7X' is not a card")
-    bad["actions"][7] = {"player": 1, "action": "capture", "hand": ["7H"], "table": ["7S"],
-                         "oversight": "split_prial"}
+    bad["actions"][7] = {
+        "player": 1,
+        "action": "capture",
+        "hand": ["7H"],
+        "table": ["7S"],
+        "oversight": "split_prial",
+    }
     with pytest.raises(RecordError, match=r"^action 7: oversight: is not a key here$"):
         replay(bad, rulesets)
 
@@ -240,5 +288,6 @@ def test_the_shape_models_know_the_format_names_the_writers_write():
     from tutor.engine._record_json import MatchIn, RecordIn
     from tutor.engine.match import MATCH_FORMAT
     from tutor.engine.records import FORMAT
+
     assert get_args(RecordIn.model_fields["format"].annotation) == (FORMAT,)
     assert get_args(MatchIn.model_fields["format"].annotation) == (MATCH_FORMAT,)

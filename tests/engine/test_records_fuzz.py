@@ -30,11 +30,17 @@ RECORDS = [json.loads(p.read_text(encoding="utf-8")) for p in EXAMPLES]
 SUMMARY = re.compile(r"^\d+ records? checked: \d+ good, \d+ bad(, \d+ unfinished)?$")
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
-    | st.text(max_size=8) | st.sampled_from(["7H", "QS", "10D", "XX", "", "capture", "parlett"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=3),
-    max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["7H", "QS", "10D", "XX", "", "capture", "parlett"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 def _slots(tree, out):
@@ -55,8 +61,12 @@ def mutate_record(data, rec: dict) -> dict:
     rec = copy.deepcopy(rec)
     for _ in range(data.draw(st.integers(1, 4), label="mutations")):
         acts = rec.get("actions") if isinstance(rec.get("actions"), list) else None
-        how = data.draw(st.sampled_from(["drop", "duplicate", "swap", "cut", "set", "delete",
-                                         "card", "result"]), label="how")
+        how = data.draw(
+            st.sampled_from(
+                ["drop", "duplicate", "swap", "cut", "set", "delete", "card", "result"]
+            ),
+            label="how",
+        )
         if how in ("drop", "duplicate", "swap", "cut") and acts:
             i = data.draw(st.integers(0, len(acts) - 1), label="i")
             j = data.draw(st.integers(0, len(acts) - 1), label="j")
@@ -77,8 +87,11 @@ def mutate_record(data, rec: dict) -> dict:
             cards = [(c, k) for c, k in slots if isinstance(c[k], str) and len(c[k]) <= 3]
             if cards:
                 c, k = data.draw(st.sampled_from(cards), label="card")
-                c[k] = data.draw(st.sampled_from(["1H", "7X", "QQ", "", "7h", "10♥", "AS", "ZZ"])
-                                 | st.text(max_size=4), label="bad card")
+                c[k] = data.draw(
+                    st.sampled_from(["1H", "7X", "QQ", "", "7h", "10♥", "AS", "ZZ"])
+                    | st.text(max_size=4),
+                    label="bad card",
+                )
             continue
         if how == "result" and isinstance(rec.get("result"), dict):
             slots = _slots(rec["result"], [])
@@ -95,25 +108,31 @@ def mutate_record(data, rec: dict) -> dict:
 def mutate_text(data, text: str) -> bytes:
     """Damage the serialised file: truncation, garbage lines, bad bytes, deep nesting, digits."""
     raw = text.encode("utf-8")
-    how = data.draw(st.sampled_from(["none", "truncate", "garbage", "bytes", "nest", "digits",
-                                     "bom"]), label="text damage")
+    how = data.draw(
+        st.sampled_from(["none", "truncate", "garbage", "bytes", "nest", "digits", "bom"]),
+        label="text damage",
+    )
     pos = data.draw(st.integers(0, len(raw)), label="at")
     if how == "truncate":
         return raw[:pos]
     if how == "garbage":
-        line = data.draw(st.binary(max_size=40) | st.text(max_size=40).map(str.encode),
-                         label="garbage")
+        line = data.draw(
+            st.binary(max_size=40) | st.text(max_size=40).map(str.encode), label="garbage"
+        )
         cut = raw.rfind(b"\n", 0, pos) + 1
         return raw[:cut] + line + b"\n" + raw[cut:]
     if how == "bytes":
         junk = data.draw(st.binary(min_size=1, max_size=4), label="junk")
-        return raw[:pos] + junk + raw[pos + len(junk):]
+        return raw[:pos] + junk + raw[pos + len(junk) :]
     if how == "nest":
         depth = data.draw(st.sampled_from([50, 2000, 100_000]), label="depth")
         return raw[:pos] + b"[" * depth + raw[pos:]
     if how == "digits":
-        return raw[:pos] + b"9" * data.draw(st.sampled_from([31, 4301, 20_000]),
-                                            label="digits") + raw[pos:]
+        return (
+            raw[:pos]
+            + b"9" * data.draw(st.sampled_from([31, 4301, 20_000]), label="digits")
+            + raw[pos:]
+        )
     if how == "bom":
         return b"\xef\xbb\xbf" + raw
     return raw
@@ -123,12 +142,18 @@ def mutate_text(data, text: str) -> bytes:
 @given(st.data())
 def test_mutated_records_are_refused_in_one_line_naming_file_and_line(tmp_path, capsys, data):
     count = data.draw(st.integers(1, 3), label="records")
-    recs = [mutate_record(data, data.draw(st.sampled_from(RECORDS), label="example"))
-            if data.draw(st.booleans(), label="mutate") else
-            data.draw(st.sampled_from(RECORDS), label="example") for _ in range(count)]
+    recs = [
+        mutate_record(data, data.draw(st.sampled_from(RECORDS), label="example"))
+        if data.draw(st.booleans(), label="mutate")
+        else data.draw(st.sampled_from(RECORDS), label="example")
+        for _ in range(count)
+    ]
     as_lines = data.draw(st.booleans(), label="JSON Lines")
-    text = ("\n".join(json.dumps(r) for r in recs) + "\n" if as_lines
-            else json.dumps(recs if count > 1 else recs[0], indent=1))
+    text = (
+        "\n".join(json.dumps(r) for r in recs) + "\n"
+        if as_lines
+        else json.dumps(recs if count > 1 else recs[0], indent=1)
+    )
     path = tmp_path / ("deals.jsonl" if as_lines else "deal.json")
     path.write_bytes(mutate_text(data, text))
 
@@ -156,5 +181,9 @@ def test_mutated_records_are_refused_in_one_line_naming_file_and_line(tmp_path, 
     assert SUMMARY.match(lines[-1]), lines[-1]
     for line in lines[:-1]:
         assert re.match(rf"{re.escape(str(path))}:\d+: \S", line), line
-    assert (code == 0) == (len(lines) == 1 and " 0 bad" in lines[-1] and "unfinished" not in out
-                           and not lines[-1].startswith("0 records"))
+    assert (code == 0) == (
+        len(lines) == 1
+        and " 0 bad" in lines[-1]
+        and "unfinished" not in out
+        and not lines[-1].startswith("0 records")
+    )

@@ -21,7 +21,7 @@ def act(player, kind, cards="", table=""):
 def test_sets_of_names_pairs_prials_and_mournivals_rank_by_rank():
     got = sets_of(parse_cards("7H 7S KC KD KH 2C 9C 9D 9H 9S"))
     assert got == {6: CardSet.PAIR, 8: CardSet.MOURNIVAL, 12: CardSet.PRIAL}
-    assert list(got) == [6, 8, 12]                  # ranks ascending
+    assert list(got) == [6, 8, 12]  # ranks ascending
     assert sets_of(parse_cards("7H 8S")) == {}
 
 
@@ -32,17 +32,30 @@ def test_an_action_names_its_declaration():
 
 
 def test_why_a_move_is_refused_carries_a_code(rulesets):
-    d = position(rulesets["porges"], 5, hands=["7H 7S 8D 2D", "2C", "3C", "4C", "5C"],
-                 table="7C 7D 8S", to_move=0)
-    codes = {text: d.why_illegal(a).code for text, a in (
-        ("other rank", act(0, "capture", "7h", "8s")),
-        ("one takes two", act(0, "capture", "7h", "7c 7d")),
-        ("form refused", act(0, "capture", "7h 7s", "7c 7d")),
-        ("must capture", act(0, "lie_down", "7h 7s 8d 2d")),
-        ("not your turn", act(1, "capture", "2c", "7c")))}
-    assert codes == {"other rank": "other_rank", "one takes two": "one_takes_two",
-                     "form refused": "capture_not_allowed", "must capture": "must_capture",
-                     "not your turn": "not_your_turn"}
+    d = position(
+        rulesets["porges"],
+        5,
+        hands=["7H 7S 8D 2D", "2C", "3C", "4C", "5C"],
+        table="7C 7D 8S",
+        to_move=0,
+    )
+    codes = {
+        text: d.why_illegal(a).code
+        for text, a in (
+            ("other rank", act(0, "capture", "7h", "8s")),
+            ("one takes two", act(0, "capture", "7h", "7c 7d")),
+            ("form refused", act(0, "capture", "7h 7s", "7c 7d")),
+            ("must capture", act(0, "lie_down", "7h 7s 8d 2d")),
+            ("not your turn", act(1, "capture", "2c", "7c")),
+        )
+    }
+    assert codes == {
+        "other rank": "other_rank",
+        "one takes two": "one_takes_two",
+        "form refused": "capture_not_allowed",
+        "must capture": "must_capture",
+        "not your turn": "not_your_turn",
+    }
     assert d.why_illegal(act(0, "capture", "7h 7s", "7c 7d")).rule == "captures"
 
 

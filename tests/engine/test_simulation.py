@@ -10,14 +10,15 @@ from tutor.engine.bots import make_bot, play_out
 from tutor.engine.deal import new_deal
 from tutor.engine.records import replay, to_record
 
-DEALS = 60      # per ruleset, player count and bot mix
+DEALS = 60  # per ruleset, player count and bot mix
 
 
 def _cases():
     from support import HOUSE_SOURCES
 
     from tutor.engine.sources import load_library
-    lib = load_library([HOUSE_SOURCES])     # the shipped rulesets and a house file using RULES.md 3.6
+
+    lib = load_library([HOUSE_SOURCES])  # the shipped rulesets and a house file using RULES.md 3.6
     return [(rid, n) for rid in sorted(lib.rulesets) for n in lib.rulesets[rid].player_counts]
 
 
@@ -29,7 +30,9 @@ def test_every_invariant_after_every_action(house, rid, players):
     for k in range(DEALS):
         rng = random.Random(f"sim/{rid}/{players}/{k}")
         mix = ["random", "willughby", "counter"]
-        bots = [make_bot(mix[(k + s) % 3], mistakes=(0.4 if k % 2 else 0.0)) for s in range(players)]
+        bots = [
+            make_bot(mix[(k + s) % 3], mistakes=(0.4 if k % 2 else 0.0)) for s in range(players)
+        ]
         deal = new_deal(rs, players, k % players, rng)
         deal.check_invariants()
 

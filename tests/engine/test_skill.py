@@ -42,7 +42,8 @@ def test_skill_figures_do_not_depend_on_workers_and_are_reproducible(rulesets):
     assert play_skill_deal(rs, 4, "willughby", 6, 5, 6)[:2] == one.results[6]
     obj = skill_json([one], 8, 5, 6, ["willughby"])
     assert obj["format"] == SKILL_FORMAT and obj["rows"][0]["results"] == [
-        [round(e, 4), round(b, 4)] for e, b in one.results]
+        [round(e, 4), round(b, 4)] for e, b in one.results
+    ]
     assert "results" not in one.to_json(per_deal=False)
 
 

@@ -14,15 +14,18 @@ from tutor.engine.data import source_texts_dir
 from tutor.engine.errors import DataError
 from tutor.engine.sources import _texts
 
-CLUB = ("id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
-        "text: TEXT\nsummary: Our rules.\n"
-        "quotations:\n  deal:\n    text: QUOTE\n    where: Deal\n")
+CLUB = (
+    "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
+    "text: TEXT\nsummary: Our rules.\n"
+    "quotations:\n  deal:\n    text: QUOTE\n    where: Deal\n"
+)
 
 
 def _club(folder, text: str, quote: str = "We deal eleven cards each."):
     folder.mkdir(exist_ok=True)
-    (folder / "club.yaml").write_text(CLUB.replace("TEXT", text).replace("QUOTE", quote),
-                                      encoding="utf-8")
+    (folder / "club.yaml").write_text(
+        CLUB.replace("TEXT", text).replace("QUOTE", quote), encoding="utf-8"
+    )
     return folder
 
 
@@ -36,12 +39,13 @@ def test_a_text_in_its_folder_is_read_and_its_quotation_checked(tmp_path):
     folder = _club(tmp_path / "club", "club.txt")
     (folder / "club.txt").write_text("We deal eleven cards each.\n", encoding="utf-8")
     assert _problems(folder) == []
-    assert sources.source_text(sources.load_library([folder]).sources["club"]) == \
-        "We deal eleven cards each.\n"
+    assert (
+        sources.source_text(sources.load_library([folder]).sources["club"])
+        == "We deal eleven cards each.\n"
+    )
 
 
-@pytest.mark.parametrize("name", ["../" * 40 + "etc/passwd", "/etc/passwd",
-                                  "../outside.txt"])
+@pytest.mark.parametrize("name", ["../" * 40 + "etc/passwd", "/etc/passwd", "../outside.txt"])
 def test_a_text_named_outside_its_folder_is_refused_unread(tmp_path, name):
     (tmp_path / "outside.txt").write_text("root:x:0:0\n", encoding="utf-8")
     folder = _club(tmp_path / "club", name, "root:x:0:0")

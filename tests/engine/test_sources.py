@@ -45,20 +45,83 @@ COUNTS = {
 # (first_dealer, table_mournival, captures, hand_plays, bonus_to, last_in_plays_on,
 #  leftovers_to, scoring, oversights)
 WHOLE = {
-    "parlett": ("lowest_cut", "dealer_takes", ALL_CAPTURES, "free", "last_in", False,
-                "dealer", "stakes", PARLETT_OVERSIGHTS),
-    "parlett-13": ("lowest_cut", "dealer_takes", ALL_CAPTURES, "free", "last_in", False,
-                   "dealer", "stakes", PARLETT_OVERSIGHTS),
-    "parlett-tournament": ("lowest_cut", "set_aside_for_last_in", ALL_CAPTURES, "free", None,
-                           False, "last_in", "pairs", PARLETT_OVERSIGHTS),
-    "porges": ("chosen", "dealer_takes", SINGLE_CAPTURES, "free", "last_pair", False,
-               "dealer", "stakes", ALL_OVERSIGHTS),
-    "du-coeur": ("highest_cut", "dealer_takes", SINGLE_CAPTURES, "free", "last_in", False,
-                 "dealer", "stakes", PARLETT_OVERSIGHTS),
-    "wolffauer": ("chosen", "dealer_takes", SINGLE_CAPTURES, "turn", "last_in", False,
-                  "dealer", "stakes", set()),
-    "inter-livery-2018": ("chosen", "set_aside_for_last_in", ALL_CAPTURES, "free", None, True,
-                          "nobody", "pairs", PARLETT_OVERSIGHTS),
+    "parlett": (
+        "lowest_cut",
+        "dealer_takes",
+        ALL_CAPTURES,
+        "free",
+        "last_in",
+        False,
+        "dealer",
+        "stakes",
+        PARLETT_OVERSIGHTS,
+    ),
+    "parlett-13": (
+        "lowest_cut",
+        "dealer_takes",
+        ALL_CAPTURES,
+        "free",
+        "last_in",
+        False,
+        "dealer",
+        "stakes",
+        PARLETT_OVERSIGHTS,
+    ),
+    "parlett-tournament": (
+        "lowest_cut",
+        "set_aside_for_last_in",
+        ALL_CAPTURES,
+        "free",
+        None,
+        False,
+        "last_in",
+        "pairs",
+        PARLETT_OVERSIGHTS,
+    ),
+    "porges": (
+        "chosen",
+        "dealer_takes",
+        SINGLE_CAPTURES,
+        "free",
+        "last_pair",
+        False,
+        "dealer",
+        "stakes",
+        ALL_OVERSIGHTS,
+    ),
+    "du-coeur": (
+        "highest_cut",
+        "dealer_takes",
+        SINGLE_CAPTURES,
+        "free",
+        "last_in",
+        False,
+        "dealer",
+        "stakes",
+        PARLETT_OVERSIGHTS,
+    ),
+    "wolffauer": (
+        "chosen",
+        "dealer_takes",
+        SINGLE_CAPTURES,
+        "turn",
+        "last_in",
+        False,
+        "dealer",
+        "stakes",
+        set(),
+    ),
+    "inter-livery-2018": (
+        "chosen",
+        "set_aside_for_last_in",
+        ALL_CAPTURES,
+        "free",
+        None,
+        True,
+        "nobody",
+        "pairs",
+        PARLETT_OVERSIGHTS,
+    ),
 }
 
 # Statuses RULES.md 5 gives explicitly as read or chosen (the rest of what it marks is stated).
@@ -107,8 +170,14 @@ def test_every_quotation_is_verbatim(lib):
 
 
 def test_the_six_sources_and_seven_rulesets(lib):
-    assert set(lib.sources) == {"parlett", "porges", "du-coeur", "wolffauer",
-                                "inter-livery-2018", "willughby"}
+    assert set(lib.sources) == {
+        "parlett",
+        "porges",
+        "du-coeur",
+        "wolffauer",
+        "inter-livery-2018",
+        "willughby",
+    }
     assert set(lib.rulesets) == set(COUNTS)
     assert lib.sources["parlett"].rulesets == ("parlett", "parlett-13", "parlett-tournament")
     assert lib.sources["willughby"].rulesets == ()
@@ -131,8 +200,17 @@ def test_player_counts_match_rules_md(lib, rid):
 @pytest.mark.parametrize("rid", sorted(WHOLE))
 def test_whole_ruleset_parameters_match_rules_md(lib, rid):
     rs = lib.ruleset(rid)
-    got = (rs.first_dealer, rs.table_mournival, set(rs.captures), rs.hand_plays, rs.bonus_to,
-           rs.last_in_plays_on, rs.leftovers_to, rs.scoring, set(rs.oversights))
+    got = (
+        rs.first_dealer,
+        rs.table_mournival,
+        set(rs.captures),
+        rs.hand_plays,
+        rs.bonus_to,
+        rs.last_in_plays_on,
+        rs.leftovers_to,
+        rs.scoring,
+        set(rs.oversights),
+    )
     assert got == WHOLE[rid]
     assert set(rs.provenance) == set(RULESET_PARAMETERS)
 
@@ -169,9 +247,13 @@ def test_porges_with_the_texts_breakeven_fails_the_pot_balance(tmp_path, monkeyp
         sources.load_library()
     msg = str(exc.value)
     line = bad.splitlines().index("        breakeven:") + 1
-    assert msg.startswith(f"{project / 'porges.yaml'}:{line}: rulesets.porges.players.4.breakeven:"), msg
-    assert ("pot balance fails for 4 players: antes 9 - bonus 3 = 6 stakes, "
-            "but (52 - 4x8)/2 = 10 stakes are won above breakeven") in msg
+    assert msg.startswith(
+        f"{project / 'porges.yaml'}:{line}: rulesets.porges.players.4.breakeven:"
+    ), msg
+    assert (
+        "pot balance fails for 4 players: antes 9 - bonus 3 = 6 stakes, "
+        "but (52 - 4x8)/2 = 10 stakes are won above breakeven"
+    ) in msg
 
 
 def test_every_read_or_chosen_parameter_has_a_note(lib):
@@ -204,27 +286,37 @@ def test_provenance_quotes_are_qualified_and_resolve(lib):
     assert all(":" in ref for ref in prov.quotes)
     q = lib.quotation("willughby:overseen")
     assert q.text == "Whatever is overseen [i.e. overlooked] is his that can catch it first"
-    assert q.citation == ('David Parlett, "Laugh and Lie Down", Historic Card Games, '
-                          'parlettgames.uk/histocs/laughand.html, quoting Willughby')
+    assert q.citation == (
+        'David Parlett, "Laugh and Lie Down", Historic Card Games, '
+        "parlettgames.uk/histocs/laughand.html, quoting Willughby"
+    )
     assert lib.quotation("deal-eight", default_source="parlett").source == "parlett"
 
 
 def test_citations(lib):
     assert lib.sources["parlett"].citation_text == (
         'David Parlett, "Laugh and Lie Down", Historic Card Games, '
-        'parlettgames.uk/histocs/laughand.html')
+        "parlettgames.uk/histocs/laughand.html"
+    )
     assert lib.sources["du-coeur"].date == "August 1996, revised 22 August 1996"
     assert lib.quotation("porges:antes").citation == lib.sources["porges"].citation_text
 
 
 def test_problems_of_rules_md_6_are_recorded(lib):
     ids = {(p["source"], p["id"]) for s in lib.sources.values() for p in s.problems}
-    assert {("porges", "mournival-suit"), ("porges", "four-player-breakeven"),
-            ("parlett", "tournament-scoring"), ("inter-livery-2018", "one-card-only"),
-            ("inter-livery-2018", "mournival-means-prial"), ("willughby", "last-trick"),
-            ("du-coeur", "lost-lists"), ("du-coeur", "pair-royal-mistake"),
-            ("parlett", "dead-pair-own-twin"), ("inter-livery-2018", "dead-pair-own-twin"),
-            ("du-coeur", "dealer-choice")} <= ids
+    assert {
+        ("porges", "mournival-suit"),
+        ("porges", "four-player-breakeven"),
+        ("parlett", "tournament-scoring"),
+        ("inter-livery-2018", "one-card-only"),
+        ("inter-livery-2018", "mournival-means-prial"),
+        ("willughby", "last-trick"),
+        ("du-coeur", "lost-lists"),
+        ("du-coeur", "pair-royal-mistake"),
+        ("parlett", "dead-pair-own-twin"),
+        ("inter-livery-2018", "dead-pair-own-twin"),
+        ("du-coeur", "dealer-choice"),
+    } <= ids
     porges = {p["id"] for p in lib.ruleset("porges").problems}
     assert {"mournival-suit", "four-player-breakeven", "last-trick"} <= porges
     for s in lib.sources.values():
@@ -238,8 +330,14 @@ def test_willughby_records_timeline(lib):
     w = lib.sources["willughby"]
     assert w.text is None and w.kind == "primary"
     years = [(r.date.anchor, r.author) for r in w.records]
-    for entry in [(1522, "Skelton"), (1591, "Florio"), (1594, "Lyly"), (1598, "Florio"),
-                  (1634, "S. R."), (1825, "Forby")]:
+    for entry in [
+        (1522, "Skelton"),
+        (1591, "Florio"),
+        (1594, "Lyly"),
+        (1598, "Florio"),
+        (1634, "S. R."),
+        (1825, "Forby"),
+    ]:
         assert entry in years
     forby = lib.records["forby-1825"]
     assert forby.date.text == "c. 1825" and forby.date.form == "circa"
@@ -377,13 +475,17 @@ def test_missing_extra_dir_is_a_usage_error(tmp_path):
 def test_unknown_key(tmp_path):
     text = HOUSE.replace("    hand_plays:", "    hand_play:")
     msg, path = _load_error(tmp_path, text)
-    assert msg.startswith(f"{path}:{_line_of(text, 'hand_play:')}: rulesets.tuesday.hand_play: "
-                          "the rules model has no parameter 'hand_play'")
+    assert msg.startswith(
+        f"{path}:{_line_of(text, 'hand_play:')}: rulesets.tuesday.hand_play: "
+        "the rules model has no parameter 'hand_play'"
+    )
     assert "laugh rules --parameters" in msg and "hand_plays" in msg  # where to look, and the keys
 
 
 def test_missing_key(tmp_path):
-    text = HOUSE.replace('    scoring: {value: stakes, status: stated, quotes: ["parlett:antes-five"]}\n', "")
+    text = HOUSE.replace(
+        '    scoring: {value: stakes, status: stated, quotes: ["parlett:antes-five"]}\n', ""
+    )
     msg, path = _load_error(tmp_path, text)
     assert msg == f"{path}:{_line_of(text, '  tuesday:')}: rulesets.tuesday.scoring: missing key"
 
@@ -397,42 +499,56 @@ def test_missing_top_level_key(tmp_path):
 def test_wrong_type(tmp_path):
     text = HOUSE.replace("hand: {value: 10,", "hand: {value: ten,")
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:{_line_of(text, 'value: ten')}: rulesets.tuesday.players.4.hand.value: "
-                   "expected a whole number, got 'ten'")
+    assert msg == (
+        f"{path}:{_line_of(text, 'value: ten')}: rulesets.tuesday.players.4.hand.value: "
+        "expected a whole number, got 'ten'"
+    )
 
 
 def test_wrong_type_list_for_mapping(tmp_path):
-    text = HOUSE.replace("citation: {author: The Tuesday Club, title: Our house rules}",
-                         "citation: [The Tuesday Club]")
+    text = HOUSE.replace(
+        "citation: {author: The Tuesday Club, title: Our house rules}",
+        "citation: [The Tuesday Club]",
+    )
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:3: citation: must be a mapping of keys (title, author, in, date, "
-                   "published)")
+    assert msg == (
+        f"{path}:3: citation: must be a mapping of keys (title, author, in, date, published)"
+    )
 
 
 def test_bad_enum(tmp_path):
     text = HOUSE.replace("scoring: {value: stakes,", "scoring: {value: points,")
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:{_line_of(text, 'value: points')}: rulesets.tuesday.scoring.value: "
-                   "'points' is not one of stakes, pairs, pot")
+    assert msg == (
+        f"{path}:{_line_of(text, 'value: points')}: rulesets.tuesday.scoring.value: "
+        "'points' is not one of stakes, pairs, pot"
+    )
 
 
 def test_bad_status_and_kind(tmp_path):
-    text = HOUSE.replace("first_dealer: {value: chosen, status: chosen,",
-                         "first_dealer: {value: chosen, status: guessed,")
+    text = HOUSE.replace(
+        "first_dealer: {value: chosen, status: chosen,",
+        "first_dealer: {value: chosen, status: guessed,",
+    )
     msg, path = _load_error(tmp_path, text)
-    assert msg.endswith("rulesets.tuesday.first_dealer.status: 'guessed' is not one of "
-                        "stated, read, chosen")
+    assert msg.endswith(
+        "rulesets.tuesday.first_dealer.status: 'guessed' is not one of stated, read, chosen"
+    )
     msg, path = _load_error(tmp_path, HOUSE.replace("kind: house", "kind: hearsay"))
-    assert msg == (f"{path}:2: kind: 'hearsay' is not one of primary, reconstruction, "
-                   "rules-sheet, house, records")
+    assert msg == (
+        f"{path}:2: kind: 'hearsay' is not one of primary, reconstruction, "
+        "rules-sheet, house, records"
+    )
 
 
 def test_unknown_quotation_id(tmp_path):
     text = HOUSE.replace('quotes: ["parlett:dead-pair"]', 'quotes: ["parlett:no-such-words"]')
     msg, path = _load_error(tmp_path, text)
-    assert msg.startswith(f"{path}:{_line_of(text, 'no-such-words')}: "
-                          "rulesets.tuesday.hand_plays.quotes.0: quotation 'no-such-words' is "
-                          "not defined in")
+    assert msg.startswith(
+        f"{path}:{_line_of(text, 'no-such-words')}: "
+        "rulesets.tuesday.hand_plays.quotes.0: quotation 'no-such-words' is "
+        "not defined in"
+    )
     assert msg.endswith("parlett.yaml")
     text = HOUSE.replace('quotes: ["parlett:dead-pair"]', "quotes: [dead-pair]")
     msg, path = _load_error(tmp_path, text)
@@ -442,15 +558,18 @@ def test_unknown_quotation_id(tmp_path):
 def test_unknown_quotation_source(tmp_path):
     text = HOUSE.replace('quotes: ["parlett:dead-pair"]', 'quotes: ["parlet:dead-pair"]')
     msg, path = _load_error(tmp_path, text)
-    assert msg.startswith(f"{path}:{_line_of(text, 'parlet:dead-pair')}: "
-                          "rulesets.tuesday.hand_plays.quotes.0: unknown source 'parlet'")
+    assert msg.startswith(
+        f"{path}:{_line_of(text, 'parlet:dead-pair')}: "
+        "rulesets.tuesday.hand_plays.quotes.0: unknown source 'parlet'"
+    )
 
 
 def test_duplicate_ruleset_id_names_both_files(tmp_path):
     text = HOUSE.replace("  tuesday:\n", "  parlett:\n")
     msg, path = _load_error(tmp_path, text)
-    assert msg.startswith(f"{path}:{_line_of(text, '  parlett:')}: rulesets.parlett: duplicate "
-                          "ruleset id 'parlett'")
+    assert msg.startswith(
+        f"{path}:{_line_of(text, '  parlett:')}: rulesets.parlett: duplicate ruleset id 'parlett'"
+    )
     assert str(PROJECT_SOURCES / "parlett.yaml") in msg or "sources/parlett.yaml" in msg
 
 
@@ -462,28 +581,35 @@ def test_duplicate_source_id_names_both_files(tmp_path):
 
 
 def test_duplicate_key(tmp_path):
-    text = HOUSE.replace("    title: Tuesday club (four players, play on)\n",
-                         "    title: Tuesday club (four players, play on)\n    title: again\n")
+    text = HOUSE.replace(
+        "    title: Tuesday club (four players, play on)\n",
+        "    title: Tuesday club (four players, play on)\n    title: again\n",
+    )
     msg, path = _load_error(tmp_path, text)
-    assert msg.startswith(f"{path}:{_line_of(text, 'title: again')}: rulesets.tuesday.title: "
-                          "duplicate key")
+    assert msg.startswith(
+        f"{path}:{_line_of(text, 'title: again')}: rulesets.tuesday.title: duplicate key"
+    )
 
 
 def test_pot_imbalance_gives_the_numbers(tmp_path):
     text = HOUSE.replace("breakeven: {value: 10,", "breakeven: {value: 8,")
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:{_line_of(text, 'breakeven: {value: 8')}: "
-                   "rulesets.tuesday.players.4.breakeven: pot balance fails for 4 players: "
-                   "antes 9 - bonus 3 = 6 stakes, but (52 - 4x8)/2 = 10 stakes are won above "
-                   "breakeven")
+    assert msg == (
+        f"{path}:{_line_of(text, 'breakeven: {value: 8')}: "
+        "rulesets.tuesday.players.4.breakeven: pot balance fails for 4 players: "
+        "antes 9 - bonus 3 = 6 stakes, but (52 - 4x8)/2 = 10 stakes are won above "
+        "breakeven"
+    )
 
 
 def test_deal_must_use_52_cards(tmp_path):
     text = HOUSE.replace("table: {value: 12,", "table: {value: 11,")
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:{_line_of(text, 'table: {value: 11')}: "
-                   "rulesets.tuesday.players.4.table: 4 players x 10 cards + 11 on the table = "
-                   "51, not 52")
+    assert msg == (
+        f"{path}:{_line_of(text, 'table: {value: 11')}: "
+        "rulesets.tuesday.players.4.table: 4 players x 10 cards + 11 on the table = "
+        "51, not 52"
+    )
 
 
 def test_stakes_need_numbers_and_pairs_need_none(tmp_path):
@@ -496,24 +622,32 @@ def test_stakes_need_numbers_and_pairs_need_none(tmp_path):
 
 
 def test_note_required_unless_stated(tmp_path):
-    text = HOUSE.replace("first_dealer: {value: chosen, status: chosen, note: Whoever arrives first deals.}",
-                         "first_dealer: {value: chosen, status: chosen}")
+    text = HOUSE.replace(
+        "first_dealer: {value: chosen, status: chosen, note: Whoever arrives first deals.}",
+        "first_dealer: {value: chosen, status: chosen}",
+    )
     msg, path = _load_error(tmp_path, text)
-    assert msg == (f"{path}:{_line_of(text, 'first_dealer:')}: rulesets.tuesday.first_dealer.note: "
-                   "a note is required when the status is chosen")
+    assert msg == (
+        f"{path}:{_line_of(text, 'first_dealer:')}: rulesets.tuesday.first_dealer.note: "
+        "a note is required when the status is chosen"
+    )
 
 
 def test_stated_needs_a_quotation(tmp_path):
-    text = HOUSE.replace('hand_plays: {value: free, status: stated, quotes: ["parlett:dead-pair"]}',
-                         "hand_plays: {value: free, status: stated}")
+    text = HOUSE.replace(
+        'hand_plays: {value: free, status: stated, quotes: ["parlett:dead-pair"]}',
+        "hand_plays: {value: free, status: stated}",
+    )
     msg, path = _load_error(tmp_path, text)
-    assert msg.endswith("rulesets.tuesday.hand_plays.quotes: a stated value must cite at least "
-                        "one quotation")
+    assert msg.endswith(
+        "rulesets.tuesday.hand_plays.quotes: a stated value must cite at least one quotation"
+    )
 
 
 def test_yaml_syntax_error_has_file_and_line(tmp_path):
-    text = HOUSE.replace("    title: Tuesday club (four players, play on)\n",
-                         "    title: [unclosed\n")
+    text = HOUSE.replace(
+        "    title: Tuesday club (four players, play on)\n", "    title: [unclosed\n"
+    )
     msg, path = _load_error(tmp_path, text)
     assert re.match(rf"{re.escape(str(path))}:\d+: YAML syntax error: ", msg), msg
 
@@ -529,7 +663,10 @@ def test_empty_and_non_utf8_files(tmp_path):
 
 def test_cli_sources_option_reports_data_errors(tmp_path, capsys):
     from tutor.app import cli
-    _write(tmp_path / "extra", HOUSE.replace("scoring: {value: stakes,", "scoring: {value: points,"))
+
+    _write(
+        tmp_path / "extra", HOUSE.replace("scoring: {value: stakes,", "scoring: {value: points,")
+    )
     assert cli.main(["rules", "--sources", str(tmp_path / "extra")]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith("laugh: ") and "'points' is not one of stakes, pairs" in err
@@ -539,25 +676,33 @@ def test_cli_sources_option_reports_data_errors(tmp_path, capsys):
 def test_check_quotations_reports_a_difference(tmp_path):
     texts = tmp_path / "texts"
     texts.mkdir()
-    (texts / "club.txt").write_text("Deal ten cards\neach, and twelve to the table.\n",
-                                    encoding="utf-8")
+    (texts / "club.txt").write_text(
+        "Deal ten cards\neach, and twelve to the table.\n", encoding="utf-8"
+    )
     house = HOUSE.replace("text: null", "text: club.txt").replace(
         "quotations: {}",
         "quotations:\n"
-        "  deal:\n    text: \"Deal ten cards each, and twelve to the table.\"\n    where: Deal\n"
-        "  wrong:\n    text: \"Deal ten cards each, and eleven to the table.\"\n    where: Deal\n")
+        '  deal:\n    text: "Deal ten cards each, and twelve to the table."\n    where: Deal\n'
+        '  wrong:\n    text: "Deal ten cards each, and eleven to the table."\n    where: Deal\n',
+    )
     _write(tmp_path / "extra", house)
     lib = sources.load_library([tmp_path / "extra"])
     problems = [p for p in sources.check_quotations(lib, texts) if "tuesday-club" in p]
     assert len(problems) == 1
-    assert "tuesday-club:wrong" in problems[0] and "eleven" in problems[0] and "twelve" in problems[0]
+    assert (
+        "tuesday-club:wrong" in problems[0] and "eleven" in problems[0] and "twelve" in problems[0]
+    )
     # A text beside the YAML file is found first.
     shutil.copy(texts / "club.txt", tmp_path / "extra" / "club.txt")
-    problems = [p for p in sources.check_quotations(lib, tmp_path / "nowhere") if "tuesday-club" in p]
+    problems = [
+        p for p in sources.check_quotations(lib, tmp_path / "nowhere") if "tuesday-club" in p
+    ]
     assert len(problems) == 1 and "wrong" in problems[0]
     # A missing text file is a problem too.
     (tmp_path / "extra" / "club.txt").unlink()
-    problems = [p for p in sources.check_quotations(lib, tmp_path / "nowhere") if "tuesday-club" in p]
+    problems = [
+        p for p in sources.check_quotations(lib, tmp_path / "nowhere") if "tuesday-club" in p
+    ]
     assert problems and all("not found" in p for p in problems)
 
 
@@ -567,14 +712,18 @@ def test_verified_counts_only_quotations_compared_with_a_text(lib, tmp_path):
     every = sorted(q.ref for s in lib.sources.values() for q in s.quotations.values())
     assert sorted(audit.verified) == every and audit.total == len(every)
     assert audit.problems == () and audit.unchecked == ()
-    house = HOUSE.replace("quotations: {}", "quotations:\n  made-up:\n    text: \"Anything at "
-                                            "all.\"\n    where: Nowhere\n")
+    house = HOUSE.replace(
+        "quotations: {}",
+        'quotations:\n  made-up:\n    text: "Anything at all."\n    where: Nowhere\n',
+    )
     path = _write(tmp_path / "extra", house)
     audit = sources.audit_quotations(sources.load_library([tmp_path / "extra"]), texts)
     assert "tuesday-club:made-up" not in audit.verified and len(audit.verified) == len(every)
     assert audit.unchecked_refs == ("tuesday-club:made-up",)
-    assert audit.unchecked == (f"{path}:{_line_of(house, 'made-up:')}: quotations.made-up: "
-                               "tuesday-club:made-up cited, not checked (no text)",)
+    assert audit.unchecked == (
+        f"{path}:{_line_of(house, 'made-up:')}: quotations.made-up: "
+        "tuesday-club:made-up cited, not checked (no text)",
+    )
     assert audit.total == len(every) + 1
 
 
@@ -582,4 +731,5 @@ def test_a_quotation_standing_in_two_source_texts_is_a_finding(lib):
     audit = sources.audit_quotations(lib, data.source_texts_dir())
     assert [line.split(": ", 2)[2] for line in audit.shared] == [
         "inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
-        "inter-livery-2018-rules.md, parlett-historic-card-games.txt"]
+        "inter-livery-2018-rules.md, parlett-historic-card-games.txt"
+    ]

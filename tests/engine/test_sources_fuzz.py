@@ -22,10 +22,13 @@ from tutor.engine.sources._parse import _parse_file
 
 pytestmark = pytest.mark.fuzz
 
-SEEDS = {name: (data.data_dir("sources") / f"{name}.yaml").read_text(encoding="utf-8")
-         .replace(f"id: {name}\n", f"id: fuzz-{name}\n", 1)
-         .replace(f"\n  {name}:\n", f"\n  fuzz-{name}:\n")
-         for name in ("porges", "wolffauer")}
+SEEDS = {
+    name: (data.data_dir("sources") / f"{name}.yaml")
+    .read_text(encoding="utf-8")
+    .replace(f"id: {name}\n", f"id: fuzz-{name}\n", 1)
+    .replace(f"\n  {name}:\n", f"\n  fuzz-{name}:\n")
+    for name in ("porges", "wolffauer")
+}
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,18 @@ from tutor.app import cli
 from tutor.engine import sources
 from tutor.engine.sources import default_library
 
-WHOLE = ["first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
-         "last_in_plays_on", "leftovers_to", "scoring", "oversights", "match_format"]
+WHOLE = [
+    "first_dealer",
+    "table_mournival",
+    "captures",
+    "hand_plays",
+    "bonus_to",
+    "last_in_plays_on",
+    "leftovers_to",
+    "scoring",
+    "oversights",
+    "match_format",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +45,9 @@ def _carried(refs) -> tuple[str, ...]:
     """The quotations that decide a value: a "the differences are as follows" line, which only
     says that a text carries the rest over, left out."""
     lib = default_library()
-    return tuple(sorted(r for r in refs
-                        if not lib.quotation(r).text.startswith("The differences are")))
+    return tuple(
+        sorted(r for r in refs if not lib.quotation(r).text.startswith("The differences are"))
+    )
 
 
 def test_a_sentence_deciding_the_same_rule_has_one_status_in_every_ruleset():
@@ -71,7 +82,7 @@ def _rule_line(out: str, name: str) -> str:
     """The line (or two) of ``laugh rules`` output that shows parameter ``name`` and its status."""
     lines = out.splitlines()
     i = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{name}:"))
-    return " ".join(x.strip() for x in lines[i:i + 2])
+    return " ".join(x.strip() for x in lines[i : i + 2])
 
 
 def test_laugh_rules_shows_the_statuses_the_lesson_teaches(capsys):

@@ -88,21 +88,31 @@ def _run(capsys, *args) -> tuple[int, str, str]:
 # Dates
 
 
-@pytest.mark.parametrize("written, form, lo, hi", [
-    (1522, "year", 1522, 1522), ("c. 1665", "circa", 1655, 1675), ("c.1665", "circa", 1655, 1675),
-    ("by 1784", "by", None, 1784), ("after 2004", "after", 2004, None),
-    ("1590-1600", "range", 1590, 1600), ("1590–1600", "range", 1590, 1600),
-    ("1590s", "decade", 1590, 1599), ("18th century", "century", 1700, 1799),
-    ("late 16th century", "century", 1567, 1599), ("mid-17th century", "century", 1633, 1666),
-    (None, "undated", None, None),
-])
+@pytest.mark.parametrize(
+    "written, form, lo, hi",
+    [
+        (1522, "year", 1522, 1522),
+        ("c. 1665", "circa", 1655, 1675),
+        ("c.1665", "circa", 1655, 1675),
+        ("by 1784", "by", None, 1784),
+        ("after 2004", "after", 2004, None),
+        ("1590-1600", "range", 1590, 1600),
+        ("1590–1600", "range", 1590, 1600),
+        ("1590s", "decade", 1590, 1599),
+        ("18th century", "century", 1700, 1799),
+        ("late 16th century", "century", 1567, 1599),
+        ("mid-17th century", "century", 1633, 1666),
+        (None, "undated", None, None),
+    ],
+)
 def test_every_date_form_is_a_span_of_years(written, form, lo, hi):
     d = parse_date(written)
     assert (d.form, d.lo, d.hi) == (form, lo, hi)
 
 
-@pytest.mark.parametrize("bad", ["sometime", "1600-1590", "23rd century", "c. 99", "12th-ish",
-                                 True, 1.5, "21th century"])
+@pytest.mark.parametrize(
+    "bad", ["sometime", "1600-1590", "23rd century", "c. 99", "12th-ish", True, 1.5, "21th century"]
+)
 def test_a_date_that_is_no_date_is_refused_in_words(bad):
     with pytest.raises(ValueError):
         parse_date(bad)
@@ -110,11 +120,11 @@ def test_a_date_that_is_no_date_is_refused_in_words(bad):
 
 def test_dates_sort_and_order_only_where_they_cannot_overlap():
     by, y1784, y1800, c18 = (parse_date(x) for x in ("by 1784", 1784, 1800, "18th century"))
-    assert by.key < y1784.key                   # "by 1784" is before 1784 in a list
+    assert by.key < y1784.key  # "by 1784" is before 1784 in a list
     assert not by.apart(y1784) and by.before(y1800) and not c18.apart(y1800 and parse_date(1750))
     assert parse_date("c. 1665").like(1634).text == "c. 1634"
     assert parse_date("18th century").like(1634).text == "17th century"
-    assert parse_date("by 1784").like(1700) is None       # "by 1700" could be true of it
+    assert parse_date("by 1784").like(1700) is None  # "by 1700" could be true of it
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,16 +141,21 @@ def test_the_teachers_records_are_loaded_without_flags(teacher):
     # its words are cited as the reporter gives them, quoting the record: never as the file
     # that lists them ("Newly found records...") nor as anyone else
     ballad = lib.quotation("found-records:ballad-words")
-    assert ballad.citation == ("A. Historian, Notes on old games, 2021, quoting A broadside "
-                               "ballad of the fair")
+    assert ballad.citation == (
+        "A. Historian, Notes on old games, 2021, quoting A broadside ballad of the fair"
+    )
     almanac = lib.quotation("found-records:almanac-words")
     assert almanac.citation == "J. Almanack, The Country Almanack, p. 17"
     assert "Newly found" not in ballad.citation + almanac.citation
     # listed as cited, not checked, and never counted as verified
     assert {"found-records:ballad-words", "found-records:almanac-words"} <= lib.unchecked
     order = [r.id for r in lib.timeline()]
-    assert order.index("sermon-1702") < order.index("inventory-by-1784") < \
-        order.index("almanac-page") < order.index("forby-1825")
+    assert (
+        order.index("sermon-1702")
+        < order.index("inventory-by-1784")
+        < order.index("almanac-page")
+        < order.index("forby-1825")
+    )
 
 
 def test_laugh_sources_shows_them_as_given(teacher, capsys):
@@ -150,7 +165,7 @@ def test_laugh_sources_shows_them_as_given(teacher, capsys):
     for citation in OWN_CITATIONS.values():
         assert citation in flat
     assert "as given by A. Historian, Notes on old games, 2021" in flat
-    assert flat.count("cited, with none of its words given") >= 3      # by-1784, 1702, Florio
+    assert flat.count("cited, with none of its words given") >= 3  # by-1784, 1702, Florio
     assert "cited, not checked" in flat
     assert "Newly found records" not in flat.split("The game on record")[1]
     code, out, _ = _run(capsys, "sources", "--json")
@@ -164,6 +179,7 @@ def test_laugh_sources_shows_them_as_given(teacher, capsys):
 
 def test_the_timeline_puzzles_ask_them_sorted_right(teacher):
     from tutor import puzzles as P
+
     lib = sources.default_library()
     mine = {"ballad-century", "inventory-by-1784", "sermon-1702", "almanac-page"}
     seen: set[str] = set()
@@ -184,8 +200,7 @@ def test_the_timeline_puzzles_ask_them_sorted_right(teacher):
                 seen.add(rec.id)
                 forms = {parse_date(t).form for t in p.answer["options"]}
                 # every option alike: a year or a c. year as the year alone
-                assert forms == {"year" if rec.date.form in ("year", "circa")
-                                 else rec.date.form}
+                assert forms == {"year" if rec.date.form in ("year", "circa") else rec.date.form}
                 if rec.quote is None:
                     assert "none of its words" in p.question
     assert mine - {"inventory-by-1784"} <= seen and "inventory-by-1784" in seen
@@ -196,8 +211,9 @@ def test_lesson_one_teaches_them_before_it_asks(teacher):
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO
     from tutor.teaching.lessons import check_lessons, find_lesson, load_lesson
+
     lesson = load_lesson(find_lesson("history").path)
-    block, = lesson.blocks("records")
+    (block,) = lesson.blocks("records")
     con = Console(file=io.StringIO(), width=100, color_system=None)
     ctx = Context(ScriptedIO([], con), Glyphs())
     con.print(render_block(block, ctx, 100))
@@ -211,19 +227,24 @@ def test_lesson_one_teaches_them_before_it_asks(teacher):
 
 def test_a_lesson_that_does_not_show_a_record_fails_the_check(teacher, tmp_path):
     from tutor.teaching.lessons import check_lessons, find_lesson
+
     text = find_lesson("history").path.read_text(encoding="utf-8")
     bad = text.replace("```records\n```", "```records\nkinds: [play]\n```")
     path = tmp_path / "01-history.md"
     path.write_text(bad, encoding="utf-8")
     _, problems = check_lessons([path])
-    assert any("which the lesson does not show" in p and "skelton-1522" in p
-               for p in problems), problems
-    assert all(re.match(rf"{re.escape(str(path))}:\d+: puzzle: ", p) or
-               "does not show" not in p for p in problems)
+    assert any("which the lesson does not show" in p and "skelton-1522" in p for p in problems), (
+        problems
+    )
+    assert all(
+        re.match(rf"{re.escape(str(path))}:\d+: puzzle: ", p) or "does not show" not in p
+        for p in problems
+    )
 
 
 def test_the_class_pack_prints_them_as_given(teacher):
     from tutor.teaching.classpack import build_pack, render_html, render_markdown
+
     lib = sources.default_library()
     pack = build_pack(1, lib)
     for audience in ("teacher", "students"):
@@ -244,45 +265,72 @@ def test_the_class_pack_prints_them_as_given(teacher):
 
 def _shipped_citations() -> dict[str, str]:
     lib = sources.load_library()
-    return {q.ref: q.citation for s in lib.sources.values() if s.origin == "own"
-            for q in s.quotations.values()}
+    return {
+        q.ref: q.citation
+        for s in lib.sources.values()
+        if s.origin == "own"
+        for q in s.quotations.values()
+    }
 
 
 BROKEN = {
     "syntax": ("id: x\nkind: records\ncitation: {title: [\n", "YAML syntax error"),
-    "unknown-key": (FOUND.replace("    kind: name\n    date: 1702",
-                                  "    kind: name\n    year: 1702"), "records[2].year: is not a key here (keys: id, kind, date, citation"),
-    "bad-date": (FOUND.replace("date: by 1784", "date: sometime"), "records[1].date: 'sometime' is not"),
-    "bad-kind": (FOUND.replace("    kind: name\n    date: 1702", "    kind: rumour\n    date: 1702"),
-                 "records[2].kind: 'rumour' is not one of name (a record of the name)"),
+    "unknown-key": (
+        FOUND.replace("    kind: name\n    date: 1702", "    kind: name\n    year: 1702"),
+        "records[2].year: is not a key here (keys: id, kind, date, citation",
+    ),
+    "bad-date": (
+        FOUND.replace("date: by 1784", "date: sometime"),
+        "records[1].date: 'sometime' is not",
+    ),
+    "bad-kind": (
+        FOUND.replace("    kind: name\n    date: 1702", "    kind: rumour\n    date: 1702"),
+        "records[2].kind: 'rumour' is not one of name (a record of the name)",
+    ),
     "shipped-id": (FOUND.replace("id: found-records", "id: parlett"), "id: duplicate source id"),
-    "shipped-record": (FOUND.replace("id: sermon-1702", "id: skelton-1522"),
-                       "duplicate record id 'skelton-1522'"),
-    "others-words": (FOUND.replace("quote: almanac-words", "quote: willughby:skelton-1522"),
-                     "records[3].quote: 'willughby:skelton-1522' is another file's quotation"),
-    "unknown-reporter": (FOUND.replace("    note: Known from", "    reported_by: nobody\n"
-                                       "    note: Known from"), "records[1].reported_by: unknown"),
+    "shipped-record": (
+        FOUND.replace("id: sermon-1702", "id: skelton-1522"),
+        "duplicate record id 'skelton-1522'",
+    ),
+    "others-words": (
+        FOUND.replace("quote: almanac-words", "quote: willughby:skelton-1522"),
+        "records[3].quote: 'willughby:skelton-1522' is another file's quotation",
+    ),
+    "unknown-reporter": (
+        FOUND.replace("    note: Known from", "    reported_by: nobody\n    note: Known from"),
+        "records[1].reported_by: unknown",
+    ),
     "not-utf8": (b"id: x\n\xff\xfe\n", "found.yaml:"),
     "empty": ("", "found.yaml:1"),
     "not-a-mapping": ("- just\n- a list\n", "found.yaml:1"),
-    "alias-bomb": ("a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
-                   "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
-                   "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n", "found.yaml:"),
+    "alias-bomb": (
+        "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+        "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+        "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n",
+        "found.yaml:",
+    ),
 }
 
 
 #: The problems of one record: that record is left out, the file's others kept (issue 45,
 #: finding 9: one typo no longer takes a teacher's four records away).
-ONE_RECORD = {"unknown-key": "sermon-1702", "bad-date": "inventory-by-1784",
-              "bad-kind": "sermon-1702", "others-words": "almanac-page"}
+ONE_RECORD = {
+    "unknown-key": "sermon-1702",
+    "bad-date": "inventory-by-1784",
+    "bad-kind": "sermon-1702",
+    "others-words": "almanac-page",
+}
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
 def test_a_broken_teachers_file_is_one_line_and_never_a_stop(teacher, capsys, case):
     text, where = BROKEN[case]
     path = teacher / "sources" / "found.yaml"
-    (path.write_bytes if isinstance(text, bytes) else
-     lambda t: path.write_text(t, encoding="utf-8"))(text)
+    (
+        path.write_bytes
+        if isinstance(text, bytes)
+        else lambda t: path.write_text(t, encoding="utf-8")
+    )(text)
     sources.clear_cache()
     lib = sources.default_library()
     assert "parlett" in lib.rulesets
@@ -308,16 +356,17 @@ def test_a_broken_teachers_file_is_one_line_and_never_a_stop(teacher, capsys, ca
 
 
 def test_many_bad_records_are_each_named(teacher):
-    text = FOUND.replace("date: by 1784", "date: sometime").replace(
-        "date: 18th century", "date: 45th century").replace("kind: name\n    date: 1702",
-                                                            "kind: gossip\n    date: 1702")
+    text = (
+        FOUND.replace("date: by 1784", "date: sometime")
+        .replace("date: 18th century", "date: 45th century")
+        .replace("kind: name\n    date: 1702", "kind: gossip\n    date: 1702")
+    )
     (teacher / "sources" / "found.yaml").write_text(text, encoding="utf-8")
     lib = sources.load_library()
     keys = {re.search(r": (records\[\d+\]\.\w+):", line).group(1) for line in lib.refused}
     assert keys == {"records[0].date", "records[1].date", "records[2].kind"}
     # each left out on its own: the fourth is kept
-    assert {r.id for r in lib.records.values() if r.source == "found-records"} == \
-        {"almanac-page"}
+    assert {r.id for r in lib.records.values() if r.source == "found-records"} == {"almanac-page"}
 
 
 def test_nothing_a_teacher_adds_changes_a_shipped_attribution(teacher, tmp_path):
@@ -326,17 +375,23 @@ def test_nothing_a_teacher_adds_changes_a_shipped_attribution(teacher, tmp_path)
     # a text file laid beside the teacher's file under the name of Parlett's text, with words
     # Parlett never wrote, claimed as the teacher's source's own text and as Parlett's
     (folder / "parlett-historic-card-games.txt").write_text(
-        "Willughby says the dealer always wins.", encoding="utf-8")
+        "Willughby says the dealer always wins.", encoding="utf-8"
+    )
     (folder / "hijack.yaml").write_text(
         "id: hijack\nkind: reconstruction\ncitation: {author: Mallory, title: Forged notes}\n"
         "text: parlett-historic-card-games.txt\nsummary: A hostile file.\n"
         "quotations:\n  forged:\n    text: Willughby says the dealer always wins.\n"
         "    where: nowhere\n    in: parlett-historic-card-games.txt\n    speaker: willughby\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     sources.clear_cache()
     lib = sources.default_library()
-    after = {q.ref: q.citation for s in lib.sources.values() if s.origin == "own"
-             for q in s.quotations.values()}
+    after = {
+        q.ref: q.citation
+        for s in lib.sources.values()
+        if s.origin == "own"
+        for q in s.quotations.values()
+    }
     assert after == before
     # the forged quotation is checked against Parlett's own text, not the file laid beside it,
     # so it is refused, and never cited as Parlett's
@@ -369,15 +424,19 @@ def test_laugh_sources_new_records_writes_a_template_that_loads(teacher, capsys)
     assert code == 2 and "not an id" in err
 
 
-@pytest.mark.parametrize("text,shown,lo,hi", [
-    ("1665-70", "1665–1670", 1665, 1670),
-    ("c. 1665-70", "c. 1665–1670", 1655, 1680),
-    ("1590-1600", "1590–1600", 1590, 1600),
-    ("before 1600", "before 1600", None, 1599),
-])
+@pytest.mark.parametrize(
+    "text,shown,lo,hi",
+    [
+        ("1665-70", "1665–1670", 1665, 1670),
+        ("c. 1665-70", "c. 1665–1670", 1655, 1680),
+        ("1590-1600", "1590–1600", 1590, 1600),
+        ("before 1600", "before 1600", None, 1599),
+    ],
+)
 def test_the_date_forms_historians_write_are_read(text, shown, lo, hi):
     """Issue 45, finding 9: "c. 1665-70" and "1665-70" were refused."""
     from tutor.engine.sources._records import parse_date
+
     d = parse_date(text)
     assert (d.text, d.lo, d.hi) == (shown, lo, hi)
     with pytest.raises(ValueError):
@@ -388,6 +447,7 @@ def test_a_record_without_an_author_is_named_once_in_an_explanation(teacher):
     """Issue 45, finding 6: "It is 1603: Popish Impostures, Popish Impostures, after ..." (its
     title stood for its author too)."""
     from tutor import puzzles as P
+
     said = []
     for s in range(240):
         p = P.generate("timeline", seed=s)
@@ -395,8 +455,9 @@ def test_a_record_without_an_author_is_named_once_in_an_explanation(teacher):
             said.append(p.explanation)
     assert said
     for text in said:
-        title = next(t for t in ("A broadside ballad of the fair", "A shop's inventory")
-                     if t in text)
+        title = next(
+            t for t in ("A broadside ballad of the fair", "A shop's inventory") if t in text
+        )
         assert text.count(title) == 1 or f"{title}, {title}" not in text, text
         assert f"{title}, {title}" not in text
 
@@ -409,19 +470,26 @@ def test_lesson_ones_counts_are_worked_out_from_the_list(teacher):
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO
     from tutor.teaching.lessons import Segment, find_lesson, load_lesson
+
     lesson = load_lesson(find_lesson("history").path)
-    prose = " ".join(" ".join(it.text.split()) for page in lesson.pages for it in page
-                     if isinstance(it, Segment))
-    for stale in ("Two of them come from elsewhere", "the records run from 1522",
-                  "name, four of them before Willughby"):
+    prose = " ".join(
+        " ".join(it.text.split()) for page in lesson.pages for it in page if isinstance(it, Segment)
+    )
+    for stale in (
+        "Two of them come from elsewhere",
+        "the records run from 1522",
+        "name, four of them before Willughby",
+    ):
         assert stale not in prose
-    block, = lesson.blocks("records")
+    (block,) = lesson.blocks("records")
     con = Console(file=io.StringIO(), width=100, color_system=None)
     con.print(render_block(block, Context(ScriptedIO([], con), Glyphs()), 100))
     shown = " ".join(con.file.getvalue().split())
     lib = sources.default_library()
-    assert f"{len(lib.records)} records, from 1522 to c. 1825: 5 records of the name before " \
-           "the description of play (Willughby, c. 1665) and 4 after it; 1 undated." in shown
+    assert (
+        f"{len(lib.records)} records, from 1522 to c. 1825: 5 records of the name before "
+        "the description of play (Willughby, c. 1665) and 4 after it; 1 undated." in shown
+    )
 
 
 def test_a_record_dated_by_a_year_says_why_its_date_is_never_asked(teacher, capsys):
@@ -430,20 +498,26 @@ def test_a_record_dated_by_a_year_says_why_its_date_is_never_asked(teacher, caps
     code, out, err = _run(capsys, "sources")
     flat = " ".join(out.split())
     assert code == 0, err
-    assert "dated only “by 1784”: the timeline puzzles put it in order among the others, but " \
-           "never ask its date" in flat
+    assert (
+        "dated only “by 1784”: the timeline puzzles put it in order among the others, but "
+        "never ask its date" in flat
+    )
 
 
 def test_a_bare_word_of_a_record_is_never_a_line_that_names_the_game(teacher):
     """Issue 45, finding 9: a teacher's record whose words were the bare "old-fashioned" was
     shown as a line whose answer is "a record that only names the game"; a record of the name
     joins the record question's lines only where its words name the game."""
-    text = FOUND.replace('''  almanac-words:
-    text: "Cards, and Laugh and lay downe, in every alehouse"''', '''  almanac-words:
-    text: "old-fashioned"''')
+    text = FOUND.replace(
+        '''  almanac-words:
+    text: "Cards, and Laugh and lay downe, in every alehouse"''',
+        '''  almanac-words:
+    text: "old-fashioned"''',
+    )
     (teacher / "sources" / "found.yaml").write_text(text, encoding="utf-8")
     sources.clear_cache()
     from tutor.puzzles.kinds.timeline import record_lines
+
     lines = {ref for refs in record_lines().values() for ref in refs}
     assert "found-records:almanac-words" not in lines
-    assert "found-records:ballad-words" in lines            # it names the game: it stays
+    assert "found-records:ballad-words" in lines  # it names the game: it stays

@@ -37,24 +37,32 @@ def test_an_alias_bomb_is_refused_at_its_line_before_anything_is_built():
     assert data["l2"] == [[["lol"] * 3] * 3] * 3
 
 
-@pytest.mark.parametrize("text,pattern", [
-    # The path is there when the events reach the depth check; libyaml 0.2.6 and later refuse
-    # 1,000 open brackets while scanning, before any event, so the path may not be known.
-    ("[" * 100_000, r"f\.yaml:1: (0\.0\.0.*: )?nested more than 40 levels deep"),
-    ("[" * 500, r"f\.yaml:1: 0\.0\.0.*: nested more than 40 levels deep"),
-    ("- " * 100_000 + "x", r"f\.yaml:1: .*nested more than 40 levels deep"),
-    ("a: &a [1, *a]\n", r"f\.yaml:1: a\.1: the alias \*a refers to a value that holds it"),
-    ("a: *nowhere\n", r"f\.yaml:1: a: the alias \*nowhere names no anchor before it"),
-    ("a: 1\nb:\n  c: 1\n  c: 2\n", r"f\.yaml:4: b\.c: duplicate key \(first at line 3\)"),
-    ("? [a]\n: 1\n", r"f\.yaml:1: a key must be a single value"),
-    ("a: 2018-13-45\n", r"f\.yaml:1: a: cannot read the value '2018-13-45'"),
-    ("a: " + "9" * 5000 + "\n", r"f\.yaml:1: a: cannot read the value .*too many digits"),
-    ("a: !!python/object/apply:os.system [ls]\n",
-     r"f\.yaml:1: a: the tag !!python/object/apply:os\.system is not allowed \(plain data only\)"),
-    ("a: !!python/name:os.system x\n", r"f\.yaml:1: a: the tag !!python/name:os\.system is not"),
-    ("a: [b\n", r"f\.yaml:1: YAML syntax error: "),
-    ("a: 1\n---\nb: 2\n", r"f\.yaml:\d: YAML syntax error: .*single document"),
-])
+@pytest.mark.parametrize(
+    "text,pattern",
+    [
+        # The path is there when the events reach the depth check; libyaml 0.2.6 and later refuse
+        # 1,000 open brackets while scanning, before any event, so the path may not be known.
+        ("[" * 100_000, r"f\.yaml:1: (0\.0\.0.*: )?nested more than 40 levels deep"),
+        ("[" * 500, r"f\.yaml:1: 0\.0\.0.*: nested more than 40 levels deep"),
+        ("- " * 100_000 + "x", r"f\.yaml:1: .*nested more than 40 levels deep"),
+        ("a: &a [1, *a]\n", r"f\.yaml:1: a\.1: the alias \*a refers to a value that holds it"),
+        ("a: *nowhere\n", r"f\.yaml:1: a: the alias \*nowhere names no anchor before it"),
+        ("a: 1\nb:\n  c: 1\n  c: 2\n", r"f\.yaml:4: b\.c: duplicate key \(first at line 3\)"),
+        ("? [a]\n: 1\n", r"f\.yaml:1: a key must be a single value"),
+        ("a: 2018-13-45\n", r"f\.yaml:1: a: cannot read the value '2018-13-45'"),
+        ("a: " + "9" * 5000 + "\n", r"f\.yaml:1: a: cannot read the value .*too many digits"),
+        (
+            "a: !!python/object/apply:os.system [ls]\n",
+            r"f\.yaml:1: a: the tag !!python/object/apply:os\.system is not allowed \(plain data only\)",
+        ),
+        (
+            "a: !!python/name:os.system x\n",
+            r"f\.yaml:1: a: the tag !!python/name:os\.system is not",
+        ),
+        ("a: [b\n", r"f\.yaml:1: YAML syntax error: "),
+        ("a: 1\n---\nb: 2\n", r"f\.yaml:\d: YAML syntax error: .*single document"),
+    ],
+)
 def test_every_refusal_is_one_line_naming_file_line_and_key(text, pattern):
     assert re.match(pattern, _error(text)), _error(text)
 
@@ -108,14 +116,22 @@ def test_a_puzzle_definition_is_read_through_the_same_path(tmp_path):
     path.write_text(real + bomb(levels=7), encoding="utf-8")
     with pytest.raises(DataError, match=r"count\.yaml:\d+: l5\.0: more than 100,000 values"):
         load_definition(path)
-    path.write_text(real.replace("generator_version:", "title: again\ngenerator_version:", 1),
-                    encoding="utf-8")
+    path.write_text(
+        real.replace("generator_version:", "title: again\ngenerator_version:", 1), encoding="utf-8"
+    )
     with pytest.raises(DataError, match=r"count\.yaml:\d+: title: duplicate key \(first at line"):
         load_definition(path)
-    path.write_text(real.replace("generator_version: ", "generator_version: x", 1),
-                    encoding="utf-8")
-    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1)
-                if t.startswith("generator_version:"))
-    with pytest.raises(DataError, match=rf"count\.yaml:{line}: generator_version: must be a "
-                                        "whole number"):
+    path.write_text(
+        real.replace("generator_version: ", "generator_version: x", 1), encoding="utf-8"
+    )
+    line = next(
+        i
+        for i, t in enumerate(path.read_text().splitlines(), 1)
+        if t.startswith("generator_version:")
+    )
+    with pytest.raises(
+        DataError,
+        match=rf"count\.yaml:{line}: generator_version: must be a "
+        "whole number",
+    ):
         load_definition(path)

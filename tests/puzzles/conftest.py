@@ -24,8 +24,10 @@ def seeds_for(kind: str, total: int = PER_KIND) -> list[tuple[str, int, int]]:
     cs = combos(kind)
     if kind in SLOW_KINDS:
         lib = default_library()
-        return [(r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
-                for i, r in enumerate(P.applicable_rulesets(kind))]
+        return [
+            (r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
+            for i, r in enumerate(P.applicable_rulesets(kind))
+        ]
     return [(*cs[i % len(cs)], i // len(cs)) for i in range(total)]
 
 
@@ -35,8 +37,10 @@ _CORPUS: dict[str, list[P.Puzzle]] = {}
 @pytest.fixture(scope="session")
 def corpus():
     """``corpus(kind)``: the kind's puzzles for :func:`seeds_for`, generated once."""
+
     def get(kind: str) -> list[P.Puzzle]:
         if kind not in _CORPUS:
             _CORPUS[kind] = [P.generate(kind, r, n, s) for r, n, s in seeds_for(kind)]
         return _CORPUS[kind]
+
     return get

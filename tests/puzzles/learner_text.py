@@ -25,9 +25,11 @@ BAD_ANSWERS = ("zz", "7X", "A B C D E F G H", "99 99 99 99 99 99 99 99", "yes no
 
 _IDENT = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 _DOUBLED = re.compile(r"\(\s*\(|\)\s*\)|\[\s*\[|\]\s*\]")
-_PLURAL = re.compile(r"(?<![\d.,/−+-])\b1 (points|stakes|cards|pairs|players|puzzles|seats|"
-                     r"ranks|games)\b|(?<![\d.,/])\b(?:0|[2-9]|[1-9]\d+) (point|stake|card|pair|"
-                     r"player|game)\b(?!s|-)")
+_PLURAL = re.compile(
+    r"(?<![\d.,/−+-])\b1 (points|stakes|cards|pairs|players|puzzles|seats|"
+    r"ranks|games)\b|(?<![\d.,/])\b(?:0|[2-9]|[1-9]\d+) (point|stake|card|pair|"
+    r"player|game)\b(?!s|-)"
+)
 _CARD = re.compile(r"(?<![\w`/])(?:10|[2-9TJQKA])[CDHS](?![\w`/])")
 _RANK_COUNT = re.compile(r"(?:Right|Not quite): (?:10|[2-9TJQKA]): \d")
 _PYTHON = re.compile(r"\bNone\b(?! of)|\bTrue\b|\bFalse\b|\['|\('|'\]|'\)|\{[a-z_]+\}")
@@ -39,18 +41,26 @@ def _ruleset_ids() -> list[str]:
 
 def problems_in(text: str, where: str = "") -> list[str]:
     """What in ``text`` must not reach a learner (see the module docstring), one line each."""
-    bare = re.sub(r"`[^`]*`", "``", text)       # what the learner is told to type is theirs
-    bare = bare.replace(EXPECTED, "")            # how to type a card: its forms, on purpose
-    bare = re.sub(r"(?m)^.*(?:Puzzle id:|Puzzle |laugh lesson \d+).*$", "",
-                  bare)                          # the id line names the ruleset, on purpose
-    bare = re.sub(r"\b[a-z-]+\.[a-z0-9-]+\.\d+\.\d+\b", "", bare)      # a puzzle id
+    bare = re.sub(r"`[^`]*`", "``", text)  # what the learner is told to type is theirs
+    bare = bare.replace(EXPECTED, "")  # how to type a card: its forms, on purpose
+    bare = re.sub(
+        r"(?m)^.*(?:Puzzle id:|Puzzle |laugh lesson \d+).*$", "", bare
+    )  # the id line names the ruleset, on purpose
+    bare = re.sub(r"\b[a-z-]+\.[a-z0-9-]+\.\d+\.\d+\b", "", bare)  # a puzzle id
     out = []
-    for name, pattern in (("identifier", _IDENT), ("doubled bracket", _DOUBLED),
-                          ("bad plural", _PLURAL), ("card code", _CARD),
-                          ("rank code as a count", _RANK_COUNT), ("Python value", _PYTHON)):
+    for name, pattern in (
+        ("identifier", _IDENT),
+        ("doubled bracket", _DOUBLED),
+        ("bad plural", _PLURAL),
+        ("card code", _CARD),
+        ("rank code as a count", _RANK_COUNT),
+        ("Python value", _PYTHON),
+    ):
         m = pattern.search(bare)
         if m:
-            out.append(f"{where}: {name} {m.group(0)!r} in {bare[max(0, m.start() - 40):m.end() + 40]!r}")
+            out.append(
+                f"{where}: {name} {m.group(0)!r} in {bare[max(0, m.start() - 40) : m.end() + 40]!r}"
+            )
     for rid in _ruleset_ids():
         if re.search(rf"(?<![\w.-]){re.escape(rid)}(?![\w-])", bare):
             out.append(f"{where}: ruleset id {rid!r} in {bare[:120]!r}")
@@ -62,6 +72,7 @@ def _rendered(p: P.Puzzle, grade) -> str:
     from rich.console import Console
 
     from tutor.puzzles.render import render_explanation, render_puzzle
+
     con = Console(width=80, record=True, color_system=None, file=io.StringIO())
     con.print(render_puzzle(p, 80, symbols=True))
     con.print(render_explanation(p, grade, symbols=True))
@@ -102,8 +113,10 @@ def spread(kind: str, total: int) -> list[tuple[str, int, int]]:
     lib = default_library()
     rulesets = P.applicable_rulesets(kind)
     if P.generators.kind_of(kind).analysed:
-        return [(r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
-                for i, r in enumerate(rulesets)]
+        return [
+            (r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
+            for i, r in enumerate(rulesets)
+        ]
     combos = [(r, n) for r in rulesets for n in lib.rulesets[r].player_counts]
     return [(*combos[i % len(combos)], i // len(combos)) for i in range(total)]
 

@@ -67,8 +67,9 @@ _QUOTED = re.compile(r"“([^”]+)”")
 _TOKEN = re.compile(r"[a-z]+|\d+|[♣♦♥♠]")
 PAIRS = os.environ.get("PARTIAL_INPUT_PAIRS", "1") != "0"
 BY_FACT = os.environ.get("PARTIAL_INPUT_BY_FACT", "1") != "0"
-_STOP = frozenset("a an the of to in on and or is it its this be by for as with that which "
-                  "what who".split())
+_STOP = frozenset(
+    "a an the of to in on and or is it its this be by for as with that which what who".split()
+)
 
 
 @dataclass
@@ -99,8 +100,9 @@ def facts(p: P.Puzzle) -> list[str]:
     keys: list[str] = []
     quoted = [d["quote"]] if isinstance(d.get("quote"), str) else list(d.get("quotes", []))
     if p.kind == "reading":
-        keys += [f"{s}|{d['parameter']}" for s in
-                 [src[p.ruleset]] + [q.split(":")[0] for q in quoted]]
+        keys += [
+            f"{s}|{d['parameter']}" for s in [src[p.ruleset]] + [q.split(":")[0] for q in quoted]
+        ]
     elif p.kind == "source-quiz":
         if d.get("variant") == "which":
             keys += [f"quote|{d['quote']}"]
@@ -127,19 +129,36 @@ def items(p: P.Puzzle) -> list[Item]:
         stem = _NUMBER_OPT.sub("", _LETTER_OPT.sub("", q))
         if len(right) == 1:
             keys = [k for k, _ in letters]
-            out.append(Item(p.kind, p.id, stem, [t for _, t in letters], keys.index(right[0]),
-                            quotes))
+            out.append(
+                Item(p.kind, p.id, stem, [t for _, t in letters], keys.index(right[0]), quotes)
+            )
         if numbers:
             digit = re.findall(r"[1-9]", answer)
             if len(digit) == 1:
                 keys = [k for k, _ in numbers]
-                out.append(Item(f"{p.kind}/words", p.id, stem, [t for _, t in numbers],
-                                keys.index(digit[0]), quotes))
+                out.append(
+                    Item(
+                        f"{p.kind}/words",
+                        p.id,
+                        stem,
+                        [t for _, t in numbers],
+                        keys.index(digit[0]),
+                        quotes,
+                    )
+                )
     elif m := _INLINE.search(q):
         right = re.findall(r"[AB]", answer.upper()[:1])
         if len(right) == 1:
-            out.append(Item(p.kind, p.id, q[:m.start()] + q[m.end():], [m.group(1), m.group(2)],
-                            "AB".index(right[0]), quotes))
+            out.append(
+                Item(
+                    p.kind,
+                    p.id,
+                    q[: m.start()] + q[m.end() :],
+                    [m.group(1), m.group(2)],
+                    "AB".index(right[0]),
+                    quotes,
+                )
+            )
     for it in out:
         it.position = p.has_position
         it.facts = facts(p)
@@ -182,12 +201,20 @@ def features(item: Item) -> list[dict[str, float]]:
     part_repeat = []
     for i in range(n):
         others = [j for j in range(n) if j != i]
-        alike.append(sum(len(content[i] & content[j]) / max(1, len(content[i] | content[j]))
-                         for j in others) / max(1, len(others)))
+        alike.append(
+            sum(len(content[i] & content[j]) / max(1, len(content[i] | content[j])) for j in others)
+            / max(1, len(others))
+        )
         part_repeat.append(float(sum(1 for s in parts[i] for j in others if s in parts[j])))
     value_repeat = [float(Counter(values)[v] - 1) for v in values]
-    columns = {"chars": chars, "words": nwords, "shared_stem": shared_stem, "alike": alike,
-               "part_repeat": part_repeat, "value_repeat": value_repeat}
+    columns = {
+        "chars": chars,
+        "words": nwords,
+        "shared_stem": shared_stem,
+        "alike": alike,
+        "part_repeat": part_repeat,
+        "value_repeat": value_repeat,
+    }
     rows = []
     for i in range(n):
         f: dict[str, float] = {f"pos={i}": 1.0, "last": float(i == n - 1), "bias": 1.0}
@@ -255,8 +282,10 @@ class Score:
     groups: int
 
     def line(self) -> str:
-        return (f"{self.name:<22} learner {self.accuracy:.2f}  chance {self.chance:.2f}  "
-                f"({self.items} items, {self.groups} quotation groups)")
+        return (
+            f"{self.name:<22} learner {self.accuracy:.2f}  chance {self.chance:.2f}  "
+            f"({self.items} items, {self.groups} quotation groups)"
+        )
 
 
 def cross_validate(name: str, its: list[Item], folds: int = 5) -> Score:
@@ -266,7 +295,9 @@ def cross_validate(name: str, its: list[Item], folds: int = 5) -> Score:
     chance = float(np.mean([1 / len(it.options) for it in its]))
     k = min(folds, len(set(groups)))
     if k < 2:
-        raise ValueError(f"{name}: {len(set(groups))} quotation group(s), too few to cross-validate")
+        raise ValueError(
+            f"{name}: {len(set(groups))} quotation group(s), too few to cross-validate"
+        )
     rows = [features(it) for it in its]
     right = 0
     for train, test in GroupKFold(n_splits=k).split(its, groups=groups):

@@ -26,7 +26,7 @@ def check_puzzle(p: P.Puzzle, quotes: bool = True) -> None:
     assert obj["format"] == "laugh-and-lie-down/puzzle@1"
     json.dumps(obj)
     assert "result" not in p.record
-    deal = replay(p.record)                     # legal, action by action
+    deal = replay(p.record)  # legal, action by action
     assert len(deal.history) == len(p.record["actions"])
     assert 0 <= p.seat < p.players
     assert P.recompute_answer(p) == p.answer

@@ -33,7 +33,8 @@ def test_every_puzzle_has_one_clearly_best_move(corpus):
         moves = [action_from_json(c["move"], 0) for c in ans["choices"]]
         assert all(deal.why_illegal(a) is None for a in moves)
         assert sorted(map(str, (option_class(deal, a) for a in moves))) == sorted(
-            map(str, {option_class(deal, a) for a in decision_options(deal, p.seat, "turn")}))
+            map(str, {option_class(deal, a) for a in decision_options(deal, p.seat, "turn")})
+        )
         assert 2 <= len(moves) <= int(defn.options["max_options"])
         # the lichess rule, on the stored figures of the confirming analysis: every other move's
         # interval on its difference from the best below zero, the margin at least the threshold
@@ -53,17 +54,25 @@ def test_every_puzzle_has_one_clearly_best_move(corpus):
         assert ans["selection"]["seed"] != ans["seed"]
         # a principle against every other move, quoted in the puzzle
         assert sorted(x["letter"] for x in ans["principles"]) == sorted(
-            c["letter"] for c in ans["choices"] if c is not best)
+            c["letter"] for c in ans["choices"] if c is not best
+        )
         for x in ans["principles"]:
             assert x["text"] in p.explanation and x["quote"] in p.quotes
         # the explanation gives every option's value
         for c in ans["choices"]:
-            assert f"{c['letter']}) {c['text']}: {number(c['mean'])} ± {c['ci95']:.2f}" \
-                in p.explanation, (p.id, c["letter"])
-        assert f"{ans['margin']:.2f} ± {ans['margin_ci95']:.2f} {ans['unit']} ahead" \
-            in p.explanation
-        assert p.theme == "best-move" and p.themes[1] in ("capture-at-risk", "capture-safe",
-                                                          "declaration", "end-turn")
+            assert (
+                f"{c['letter']}) {c['text']}: {number(c['mean'])} ± {c['ci95']:.2f}"
+                in p.explanation
+            ), (p.id, c["letter"])
+        assert (
+            f"{ans['margin']:.2f} ± {ans['margin_ci95']:.2f} {ans['unit']} ahead" in p.explanation
+        )
+        assert p.theme == "best-move" and p.themes[1] in (
+            "capture-at-risk",
+            "capture-safe",
+            "declaration",
+            "end-turn",
+        )
 
 
 def test_the_answer_is_fixed_by_the_id_and_the_figures_by_seed_and_budget(corpus):
@@ -73,8 +82,9 @@ def test_the_answer_is_fixed_by_the_id_and_the_figures_by_seed_and_budget(corpus
     # the stored figures are what the analysis gives from the seed and budget it names (the
     # check of every corpus puzzle reruns it from scratch: puzzle_checks / support.engine_answer)
     an = turn_analysis(p.deal(), p.seat, p.answer["seed"], p.answer["samples"])
-    sel = turn_analysis(p.deal(), p.seat, p.answer["selection"]["seed"],
-                        p.answer["selection"]["samples"])
+    sel = turn_analysis(
+        p.deal(), p.seat, p.answer["selection"]["seed"], p.answer["selection"]["samples"]
+    )
     assert clear_best(sel, 0.5) and confirmed(p.deal(), sel, an, 0.5)
     best = next(c for c in p.answer["choices"] if c["letter"] == p.answer["best"])
     assert round(an.best.mean, 4) == best["mean"]
@@ -96,12 +106,17 @@ def test_grading_by_one_letter(corpus):
     assert why["text"] in g.message
     assert "One deal of the cards you could not see, played out both ways" in g.message
     lines = [ln for ln in g.message.splitlines() if ln.startswith("- ")]
-    assert len(lines) == 2 and lines[0].startswith(f"- {wrong})") and lines[1].startswith(
-        f"- {best})")
+    assert (
+        len(lines) == 2 and lines[0].startswith(f"- {wrong})") and lines[1].startswith(f"- {best})")
+    )
     assert all("You end with" in ln for ln in lines)
     assert p.grade(wrong, attempt=2).final
-    for bad, says in ((f"{best} {wrong}", "choose one move"), ("zz", "could not read"),
-                      ("7h", "could not read"), ("H", "could not read")):
+    for bad, says in (
+        (f"{best} {wrong}", "choose one move"),
+        ("zz", "could not read"),
+        ("7h", "could not read"),
+        ("H", "could not read"),
+    ):
         with pytest.raises(P.AnswerError) as exc:
             p.grade(bad)
         assert says in str(exc.value), bad
@@ -120,9 +135,17 @@ def test_the_plan_cycles_and_a_theme_search_finds_its_case():
 
 def test_options_are_classes_of_the_same_play(rulesets):
     """Two sevens in hand and one on the table: one option, noted as such."""
-    d = Deal.from_position(rulesets["parlett"], 3, 0, hands=[parse_cards(h) for h in (
-        "7H 7D 9S", "2C 3C", "4D 5D")], table=parse_cards("7S 9C KH"), won=[[], [], []],
-        to_move=0, started=True, complete=False)
+    d = Deal.from_position(
+        rulesets["parlett"],
+        3,
+        0,
+        hands=[parse_cards(h) for h in ("7H 7D 9S", "2C 3C", "4D 5D")],
+        table=parse_cards("7S 9C KH"),
+        won=[[], [], []],
+        to_move=0,
+        started=True,
+        complete=False,
+    )
     opts = turn_options(d, 0)
     assert [k for _, k in opts] == [2, 1]
     assert option_label(opts[0][0], 2) == "7♦ takes 7♠ (or the same with other suits)"
@@ -144,18 +167,20 @@ def test_hints_work_a_deferred_hint_out_once_when_shown():
 
 
 def test_capture_now_hint_gives_the_best_capture_and_its_margin():
-    p = P.from_id("capture-now.parlett.5.100")        # one capture cannot wait
+    p = P.from_id("capture-now.parlett.5.100")  # one capture cannot wait
     last = len(p.hints) - 1
-    assert not p.hints.known(last)                  # not worked out at generation
+    assert not p.hints.known(last)  # not worked out at generation
     assert len(p.hints) == len(P.definition("capture-now").hints["default"]) + 1
     text = p.hints[last]
     deal = p.deal()
     an = turn_analysis(deal, p.seat, text_seed(f"{p.id}/hint"), 200)
     second = next(o for o in an.options if o.group != an.best.group)
-    assert text == (f"The engine's analysis (200 deals of the cards you cannot see, each played "
-                    f"out to the end by computer players who count) rates "
-                    f"{option_label(an.best.action)} best, {-second.diff:.2f} stakes a deal "
-                    f"ahead of the next best, {option_label(second.action)} "
-                    f"(± {second.diff_ci95:.2f}).")
+    assert text == (
+        f"The engine's analysis (200 deals of the cards you cannot see, each played "
+        f"out to the end by computer players who count) rates "
+        f"{option_label(an.best.action)} best, {-second.diff:.2f} stakes a deal "
+        f"ahead of the next best, {option_label(second.action)} "
+        f"(± {second.diff_ci95:.2f})."
+    )
     assert an.best.action.rank == rank_of(parse_card(p.answer["at_risk"][0] + "S"))
     assert P.from_id(p.id).hints[last] == text

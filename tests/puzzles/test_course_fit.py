@@ -20,20 +20,24 @@ from tutor.puzzles.render import render_puzzle
 LIB = default_library()
 
 
-@pytest.mark.parametrize("kind", [k for k in P.KINDS
-                                  if P.definition(k).options.get("own_quotes", True)])
+@pytest.mark.parametrize(
+    "kind", [k for k in P.KINDS if P.definition(k).options.get("own_quotes", True)]
+)
 def test_explanations_quote_the_puzzles_own_ruleset_and_player_count(kind):
     """Every quotation of a puzzle about the rules is its own ruleset's source's, or one its
     ruleset cites, and none is bound to another player count; where the ruleset's source gives
     nothing, only the kind's stated fallback (Willughby's advice as Parlett sums it up)."""
-    fallback = {r for s in (P.definition(kind).quote_spec("default") or [])
-                if not isinstance(s, str) for r in s.fallback}
+    fallback = {
+        r
+        for s in (P.definition(kind).quote_spec("default") or [])
+        if not isinstance(s, str)
+        for r in s.fallback
+    }
     for r, n, s in spread(kind, 30):
         p = P.generate(kind, r, n, s)
         allowed = own_quotes(p.ruleset, p.players)
         for ref in p.quotes:
-            assert ref in allowed or (ref in fallback and not set(p.quotes) & allowed), \
-                (p.id, ref)
+            assert ref in allowed or (ref in fallback and not set(p.quotes) & allowed), (p.id, ref)
 
 
 def test_the_quotations_issue_24_found_out_of_place_are_gone():
@@ -41,10 +45,13 @@ def test_the_quotations_issue_24_found_out_of_place_are_gone():
         p = P.generate("deal-setup", "wolffauer", 3, s)
         assert "parlett:deal-eight" not in p.quotes and "parlett:lowest-cut" not in p.quotes
         q = P.generate("settlement", "parlett", 4, s)
-        assert "parlett:antes-five" not in q.quotes, q.id          # "making a pot of 11p"
+        assert "parlett:antes-five" not in q.quotes, q.id  # "making a pot of 11p"
         assert not any("11p" in LIB.quotation(x).text for x in q.quotes)
-    eldest = next(p for p in (P.generate("deal-setup/eldest", "parlett", 5, s) for s in range(40))
-                  if p.variant == "eldest")
+    eldest = next(
+        p
+        for p in (P.generate("deal-setup/eldest", "parlett", 5, s) for s in range(40))
+        if p.variant == "eldest"
+    )
     assert eldest.quotes == ["parlett:eldest-starts"]
     silent = P.generate("deal-setup/eldest", "wolffauer", 3, 0)
     assert "does not say who plays first" in silent.explanation
@@ -73,6 +80,7 @@ def test_reading_puzzles_agree_with_each_rulesets_status():
     it" wrong; where it is chosen, "it leaves it open" (whatever the value named); where stated,
     "the text says it"; and "some other value" where the value named is not the ruleset's."""
     from tutor.puzzles.kinds.reading import OPEN, OTHER, READ, SAYS
+
     hows = set()
     for rid in P.applicable_rulesets("reading"):
         for s in range(30):
@@ -83,8 +91,9 @@ def test_reading_puzzles_agree_with_each_rulesets_status():
             how = p.answer["how"]
             if par.status == "chosen":
                 assert how == OPEN, p.id
-            elif p.answer["value"] != (list(par.value) if isinstance(par.value, tuple)
-                                       else par.value):
+            elif p.answer["value"] != (
+                list(par.value) if isinstance(par.value, tuple) else par.value
+            ):
                 assert how == OTHER, p.id
             else:
                 assert how == {"stated": SAYS, "read": READ}[par.status], p.id
@@ -92,17 +101,26 @@ def test_reading_puzzles_agree_with_each_rulesets_status():
             hows.add(how)
     assert hows == {SAYS, READ, OPEN, OTHER}
     # issue 24's cases: Parlett's tournament leftovers are read, the sheet's are chosen
-    t = next(p for p in (P.generate("reading", "parlett-tournament", 5, s) for s in range(60))
-             if p.variant != "compare" and p.answer["parameter"] == "leftovers_to")
+    t = next(
+        p
+        for p in (P.generate("reading", "parlett-tournament", 5, s) for s in range(60))
+        if p.variant != "compare" and p.answer["parameter"] == "leftovers_to"
+    )
     assert t.grade(t.accepted[0]).correct and "close reading" in t.explanation
-    c = next(p for p in (P.generate("reading", "inter-livery-2018", 5, s) for s in range(60))
-             if p.variant == "open")
+    c = next(
+        p
+        for p in (P.generate("reading", "inter-livery-2018", 5, s) for s in range(60))
+        if p.variant == "open"
+    )
     assert "the engine chose" in c.explanation and "from other words" not in c.explanation
 
 
 def test_the_same_rule_side_by_side():
-    p = next(p for p in (P.generate("reading", "porges", 5, s) for s in range(30))
-             if p.variant == "compare" and p.answer["parameter"] == "bonus_to")
+    p = next(
+        p
+        for p in (P.generate("reading", "porges", 5, s) for s in range(30))
+        if p.variant == "compare" and p.answer["parameter"] == "bonus_to"
+    )
     assert "Which of these says: whoever made the last capture takes the bonus?" in p.question
     assert "porges:last-pair-bonus" in p.answer["quotes"]
     assert p.answer["letter"] == "ABCD"[p.answer["quotes"].index("porges:last-pair-bonus")]
@@ -110,13 +128,16 @@ def test_the_same_rule_side_by_side():
 
 
 def test_the_breakeven_accepts_the_sheets_unit():
-    p = next(p for p in (P.generate("deal-setup", "wolffauer", 7, s) for s in range(60))
-             if p.variant == "all")
+    p = next(
+        p
+        for p in (P.generate("deal-setup", "wolffauer", 7, s) for s in range(60))
+        if p.variant == "all"
+    )
     assert "or in pairs with the word `pairs`" in p.question
     for answer in ("6 10 2/1 3 3", "6 10 2/1 3 6", "6 10 2/1 3 3 pairs"):
         assert p.grade(answer).correct, answer
     with pytest.raises(P.AnswerError):
-        P.generate("deal-setup", "wolffauer", 7, 5).grade("3 pairs")      # a bonus in pairs
+        P.generate("deal-setup", "wolffauer", 7, 5).grade("3 pairs")  # a bonus in pairs
 
 
 def test_a_retry_never_asks_the_same_question():
@@ -137,14 +158,18 @@ def test_the_statuses_read_from_the_sources_words():
     assert LIB.parameter("parlett-13", "breakeven", 4).status == "read"
     # the rules the four-player option carries over from the five-player text are keyed alike
     # (issue 30): the cut for the first dealer as the end of play, the mournival, the leftovers
-    carried = {name: LIB.parameter("parlett-13", name)
-               for name in ("first_dealer", "table_mournival", "last_in_plays_on",
-                            "leftovers_to")}
+    carried = {
+        name: LIB.parameter("parlett-13", name)
+        for name in ("first_dealer", "table_mournival", "last_in_plays_on", "leftovers_to")
+    }
     assert {p.status for p in carried.values()} == {"stated"}, carried
     for name, p in carried.items():
-        assert p.quotes == LIB.parameter("parlett", name).quotes[:len(p.quotes)], name
-    problem = next(x for x in LIB.rulesets["inter-livery-2018"].problems
-                   if x["id"] == "permissible-from-question")
+        assert p.quotes == LIB.parameter("parlett", name).quotes[: len(p.quotes)], name
+    problem = next(
+        x
+        for x in LIB.rulesets["inter-livery-2018"].problems
+        if x["id"] == "permissible-from-question"
+    )
     assert "parlett:wonder-permissible" in problem["quotes"]
 
 
@@ -152,6 +177,7 @@ def test_the_compendiums_citation_is_kept_as_it_stands():
     """A quotation is never rewritten inside its quotation marks (issue 33): the compendium's
     citation markup is shown word for word, as code, not as a page we have not seen."""
     from tutor.puzzles.quoted import quote_plain, quote_spans
+
     stored = LIB.quotation("willughby:book-of-games-p138").text
     assert quote_plain(stored) == "Francis Willughby’s Book of Games.[@FrancisWillughby p. 138]"
     assert [s.text for s in quote_spans(stored) if s.code] == ["[@FrancisWillughby p. 138]"]

@@ -36,14 +36,17 @@ def test_a_shipped_definition_reads_as_the_model():
 
 def test_a_wrong_type_names_the_file_the_line_and_the_key(tmp_path):
     text = REAL.replace("generator_version: 2", "generator_version: '2'", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, 'generator_version')}: "
-                                      "generator_version: must be a whole number")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, 'generator_version')}: generator_version: must be a whole number"
+    )
     text = REAL.replace("  base: 0\n", "  base: high\n", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '  base:')}: difficulty.base: "
-                                      "must be a number")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, '  base:')}: difficulty.base: must be a number"
+    )
     text = REAL.replace("    - Every rank has four", "    - {a: b}\n    - Every rank has four", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - {a: b}')}: "
-                                      "hints.default[0]: must be text")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, '    - {a: b}')}: hints.default[0]: must be text"
+    )
 
 
 def test_a_missing_key_names_the_file_and_the_key(tmp_path):
@@ -54,36 +57,50 @@ def test_a_missing_key_names_the_file_and_the_key(tmp_path):
 def test_an_unknown_key_is_told_the_keys(tmp_path):
     text = REAL + "colour: red\n"
     msg = _error(tmp_path, text)
-    assert msg.startswith(f"count.yaml:{_line(text, 'colour')}: colour: is not a key here "
-                          "(keys: kind, title, generator_version, lesson, ")
+    assert msg.startswith(
+        f"count.yaml:{_line(text, 'colour')}: colour: is not a key here "
+        "(keys: kind, title, generator_version, lesson, "
+    )
     text = REAL.replace("  base: 0\n", "  base: 0\n  bias: 1\n", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '  bias:')}: difficulty.bias: "
-                                      "is not a key here (keys: base, weights, formula)")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, '  bias:')}: difficulty.bias: "
+        "is not a key here (keys: base, weights, formula)"
+    )
 
 
 def test_the_projects_words_are_kept(tmp_path):
     text = REAL.replace("lesson: 09-strategy", "lesson: strategy", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, 'lesson:')}: lesson: must be a "
-                                      "lesson file name without .md, such as 04-capturing, not "
-                                      "'strategy'")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, 'lesson:')}: lesson: must be a "
+        "lesson file name without .md, such as 04-capturing, not "
+        "'strategy'"
+    )
     text = REAL.replace("lesson:", "decoy_rate: 1.5\nlesson:", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, 'decoy_rate')}: decoy_rate: "
-                                      "must be at most 1")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, 'decoy_rate')}: decoy_rate: must be at most 1"
+    )
     text = REAL.replace("pages:\n", "pages:\n  odd: nowhere\n", 1)
-    assert _error(tmp_path, text).startswith(f"count.yaml:{_line(text, '  odd:')}: pages.odd: "
-                                             "must be a lesson page, `NN-name#Page heading`")
+    assert _error(tmp_path, text).startswith(
+        f"count.yaml:{_line(text, '  odd:')}: pages.odd: "
+        "must be a lesson page, `NN-name#Page heading`"
+    )
     text = REAL.replace("pages:\n", "pages: 5\nx:\n", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, 'pages:')}: pages: must be a "
-                                      "lesson page, or a mapping of variant to a lesson page")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, 'pages:')}: pages: must be a "
+        "lesson page, or a mapping of variant to a lesson page"
+    )
     text = REAL.replace("generator_version: 2", "generator_version: 0", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, 'generator_version')}: "
-                                      "generator_version: must be at least 1")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, 'generator_version')}: generator_version: must be at least 1"
+    )
 
 
 def test_a_definition_of_another_kind_is_refused_at_kind(tmp_path):
     msg = _error(tmp_path, REAL, name="other.yaml")
-    assert msg == (f"other.yaml:{_line(REAL, 'kind:')}: kind: 'count' is not this file's kind: "
-                   "expected 'other' (the file name)")
+    assert msg == (
+        f"other.yaml:{_line(REAL, 'kind:')}: kind: 'count' is not this file's kind: "
+        "expected 'other' (the file name)"
+    )
 
 
 def test_a_bare_value_is_the_default_variants(tmp_path):
@@ -94,17 +111,25 @@ def test_a_bare_value_is_the_default_variants(tmp_path):
 
 def test_the_board_table_is_read_as_a_model(tmp_path):
     from tutor.puzzles.model import board_features_table
+
     shipped = board_features_table()
     assert shipped and all(f.words for f in shipped.values())
     path = tmp_path / "board.yaml"
     for text, said in (
-            ("features:\n  story:\n    lesson: 08-oversights\n    words: 3\n",
-             "board.yaml:4: features.story.words: must be text"),
-            ("features:\n  story:\n    lesson: 08-oversights\n",
-             "board.yaml:2: features.story.words: is missing"),
-            ("features:\n  story:\n    lesson: null\n    words: w\n    stars: 2\n",
-             "board.yaml:5: features.story.stars: is not a key here (keys: lesson, words)"),
-            ("features: {}\n", "board.yaml:1: features: must not be empty")):
+        (
+            "features:\n  story:\n    lesson: 08-oversights\n    words: 3\n",
+            "board.yaml:4: features.story.words: must be text",
+        ),
+        (
+            "features:\n  story:\n    lesson: 08-oversights\n",
+            "board.yaml:2: features.story.words: is missing",
+        ),
+        (
+            "features:\n  story:\n    lesson: null\n    words: w\n    stars: 2\n",
+            "board.yaml:5: features.story.stars: is not a key here (keys: lesson, words)",
+        ),
+        ("features: {}\n", "board.yaml:1: features: must not be empty"),
+    ):
         path.write_text(text, encoding="utf-8")
         with pytest.raises(DataError) as exc:
             board_features_table(path)
@@ -114,17 +139,24 @@ def test_the_board_table_is_read_as_a_model(tmp_path):
 def test_a_quotation_spec_and_a_word_are_read_as_their_shapes(tmp_path):
     """A quotation spec is a model (a misspelt key is one line naming it); a piece of wording is
     asked for in its shape, and an entry of another shape is refused, never used."""
-    text = REAL.replace("{parameter: captures, among: [], fallback:",
-                        "{parameter: captures, amongst: [], fallback:", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - {parameter')}: "
-                                      "quotes.default[3].amongst: is not a key here (keys: "
-                                      "parameter, among, limit, fallback)")
+    text = REAL.replace(
+        "{parameter: captures, among: [], fallback:",
+        "{parameter: captures, amongst: [], fallback:",
+        1,
+    )
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, '    - {parameter')}: "
+        "quotes.default[3].amongst: is not a key here (keys: "
+        "parameter, among, limit, fallback)"
+    )
     text = REAL.replace('    - "parlett:hold-back"\n', "    - 7\n", 1)
-    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - 7')}: "
-                                      "quotes.default[2]: must be text")
+    assert _error(tmp_path, text) == (
+        f"count.yaml:{_line(text, '    - 7')}: quotes.default[2]: must be text"
+    )
     defn = load_definition(puzzles_dir() / "deal-setup.yaml")
-    assert defn.word_list("eldest_named") and all(isinstance(w, str)
-                                                  for w in defn.word_list("eldest_named"))
+    assert defn.word_list("eldest_named") and all(
+        isinstance(w, str) for w in defn.word_list("eldest_named")
+    )
     with pytest.raises(DataError, match="words.eldest_named must be text"):
         defn.word("eldest_named")
     with pytest.raises(DataError, match="words.eldest_named must be a mapping"):

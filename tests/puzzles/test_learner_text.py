@@ -33,13 +33,24 @@ def test_no_code_name_reaches_a_learner(kind):
 
 def test_the_scan_finds_what_issue_24_found():
     """The texts issue 24 quoted are each refused by the scan."""
-    for bad in ("pair_for_pair is not allowed under ruleset du-coeur (allowed: one_for_one, "
-                "one_for_three)", "the dead pair (declare_dead_pair)",
-                "pot_to: none ((no single winner))", "Right: 1 points.", "Answer: TC TH",
-                "✓ Right: 2: 3.", "it is None", "['7H', '7S']"):
+    for bad in (
+        "pair_for_pair is not allowed under ruleset du-coeur (allowed: one_for_one, one_for_three)",
+        "the dead pair (declare_dead_pair)",
+        "pot_to: none ((no single winner))",
+        "Right: 1 points.",
+        "Answer: TC TH",
+        "✓ Right: 2: 3.",
+        "it is None",
+        "['7H', '7S']",
+    ):
         assert problems_in(bad), bad
-    for good in ("Right: 1 point; 2 stakes.", "Answer: 10♣ 10♥", "type `claim 9D 9H`",
-                 "Right: 3 twos unseen.", "Round 1, game 2: 9"):
+    for good in (
+        "Right: 1 point; 2 stakes.",
+        "Answer: 10♣ 10♥",
+        "type `claim 9D 9H`",
+        "Right: 3 twos unseen.",
+        "Round 1, game 2: 9",
+    ):
         assert problems_in(good) == [], good
 
 
@@ -75,6 +86,7 @@ def test_every_board_fits_80_by_24_with_its_ruleset_line_at_the_question(kind):
     from rich.console import Console
 
     from tutor.puzzles.render import render_puzzle, ruleset_line
+
     for p in puzzles_of(kind):
         con = Console(width=80, record=True, color_system=None, file=io.StringIO())
         con.print(render_puzzle(p, 80, symbols=True))

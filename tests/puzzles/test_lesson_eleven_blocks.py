@@ -35,8 +35,14 @@ def test_the_score_sheet_puzzle_states_the_practice_game_it_takes_and_grades_by_
         number, rnd = int(m.group(2)), int(m.group(3))
         rows = p.answer["sheet"]
         # the stated game is the one left out; every other game counts
-        want = [sum(r["points"] for r in rows if r["round"] == k
-                    and (r["round"], r["number"]) != (rnd, number)) for k in (1, 2)]
+        want = [
+            sum(
+                r["points"]
+                for r in rows
+                if r["round"] == k and (r["round"], r["number"]) != (rnd, number)
+            )
+            for k in (1, 2)
+        ]
         said = f"{want[0]} {want[1]} {sum(want)}"
         assert p.grade(said).correct, (said, p.answer)
 
@@ -49,15 +55,13 @@ def test_the_play_on_block_asks_the_last_player_in_and_shows_the_captures_made_a
         deal = p.deal()
         r = deal.result
         asked_other += r.last_in not in p.answer["asked"]
-        alone = [c for a in deal.history if a.kind == "play_on_capture"
-                 for c in a.cards + a.table]
+        alone = [c for a in deal.history if a.kind == "play_on_capture" for c in a.cards + a.table]
         assert alone, p.id
         screen = _screen(p)
         assert "Captured alone by" in screen
         # the last player's line counts the cards won before playing on, not those alone
         s = r.settlement[r.last_in]
-        line = next(x for x in screen.splitlines()
-                    if re.match(rf"\s+Player {r.last_in}\b", x))
+        line = next(x for x in screen.splitlines() if re.match(rf"\s+Player {r.last_in}\b", x))
         assert re.search(rf"\s{s.won_in_play - len(alone)}(:|$)", line), (line, s)
         shown += 1
     assert asked_other == 0 and shown == 50

@@ -46,16 +46,25 @@ MARGINS = {"best-move": 0.15}
 
 #: The kinds with single-choice questions (``test_no_other_kind_asks_a_single_choice`` keeps
 #: the list whole), and the spec drawn for each (deal-setup: its choice form only).
-CHOICE_KINDS = {"best-move": "best-move", "claim-window": "claim-window",
-                "deal-setup": "deal-setup/mournival-dealt", "keep": "keep",
-                "legal-play": "legal-play", "reading": "reading",
-                "source-quiz": "source-quiz", "timeline": "timeline"}
+CHOICE_KINDS = {
+    "best-move": "best-move",
+    "claim-window": "claim-window",
+    "deal-setup": "deal-setup/mournival-dealt",
+    "keep": "keep",
+    "legal-play": "legal-play",
+    "reading": "reading",
+    "source-quiz": "source-quiz",
+    "timeline": "timeline",
+}
 
 #: The kinds that ask questions of several forms, and each puzzle's form: each form is scored
 #: apart (source-quiz's "which two rulesets disagree" scored 0.59 of 0.29 beside its "which
 #: source" at 0.14 of 0.30, 0.27 of 0.30 together).
-FORMS = {"reading": lambda p: p.theme, "source-quiz": lambda p: p.variant,
-         "timeline": lambda p: p.variant}
+FORMS = {
+    "reading": lambda p: p.theme,
+    "source-quiz": lambda p: p.variant,
+    "timeline": lambda p: p.variant,
+}
 
 #: Puzzles drawn a kind by default (best-move analyses positions: a fifth of a second each;
 #: about a quarter of legal-play's have one right letter; reading's side by side is a third of
@@ -98,15 +107,15 @@ OTHERS_REASON = "issue 42 item 4, another change"
 #: form), and why: the test asserts every other form and prints these.
 NOT_YET: dict[str, str] = {
     "claim-window": "0.60 of 0.25: 'you capture ...' is always answered 'you made it yourself' "
-                    "(the generator never shows your own move that was no mistake), and "
-                    "'... claims ...' mostly 'too few of them are still on the table'; asking "
-                    "your own move that was no mistake half the time it can be left it at "
-                    "0.59: who acted is in the question, and 'you made it yourself' is read "
-                    "from it, as a player would (the rule, not a cue)",
+    "(the generator never shows your own move that was no mistake), and "
+    "'... claims ...' mostly 'too few of them are still on the table'; asking "
+    "your own move that was no mistake half the time it can be left it at "
+    "0.59: who acted is in the question, and 'you made it yourself' is read "
+    "from it, as a player would (the rule, not a cue)",
     "deal-setup": "0.87 of 0.50: 14 of the 16 ruleset and player-count pairs have the dealer "
-                  "take a mournival dealt to the table; asked 'which is the other ruleset's?' "
-                  "only of those, so 'other' means 'set aside', and 'this ruleset' mostly 'the "
-                  "dealer takes it' (the rulesets' titles, 'stakes', 'points', help too)",
+    "take a mournival dealt to the table; asked 'which is the other ruleset's?' "
+    "only of those, so 'other' means 'set aside', and 'this ruleset' mostly 'the "
+    "dealer takes it' (the rulesets' titles, 'stakes', 'points', help too)",
 }
 
 
@@ -116,7 +125,7 @@ def draw(kind: str, total: int) -> list[P.Puzzle]:
     lib = default_library()
     spec = CHOICE_KINDS[kind]
     combos = [(r, n) for r in P.applicable_rulesets(kind) for n in lib.rulesets[r].player_counts]
-    stride = 64 if "/" in spec else 1          # a themed search runs on from its seed
+    stride = 64 if "/" in spec else 1  # a themed search runs on from its seed
     out: dict[str, P.Puzzle] = {}
     for i in range(total):
         r, n = combos[i % len(combos)]
@@ -131,8 +140,11 @@ def _check(kind: str, total: int) -> None:
     lines = [s.line() for s in scores.values()]
     print("\n" + "\n".join(lines))
     margin = MARGINS.get(kind, MARGIN)
-    over = [s.line() for s in scores.values() if s.accuracy > s.chance + margin
-            and s.name not in NOT_YET]
+    over = [
+        s.line()
+        for s in scores.values()
+        if s.accuracy > s.chance + margin and s.name not in NOT_YET
+    ]
     known = [f"{s.name}: {NOT_YET[s.name]}" for s in scores.values() if s.name in NOT_YET]
     if known:
         print("not yet (issue 42): " + "; ".join(known))
@@ -140,9 +152,12 @@ def _check(kind: str, total: int) -> None:
 
 
 def _params(kinds) -> list:
-    return [pytest.param(k, marks=pytest.mark.xfail(strict=False, reason=OTHERS_REASON))
-            if k in OTHERS else
-            k for k in kinds]
+    return [
+        pytest.param(k, marks=pytest.mark.xfail(strict=False, reason=OTHERS_REASON))
+        if k in OTHERS
+        else k
+        for k in kinds
+    ]
 
 
 @pytest.mark.parametrize("kind", _params(CHOICE_KINDS))
@@ -154,7 +169,6 @@ def test_the_wording_alone_answers_no_better_than_chance(kind):
 @pytest.mark.parametrize("kind", _params(CHOICE_KINDS))
 def test_the_wording_alone_answers_no_better_than_chance_over_2000(kind):
     _check(kind, SLOW)
-
 
 
 @pytest.mark.parametrize("kind", [k for k in P.KINDS if k not in CHOICE_KINDS])
@@ -197,9 +211,13 @@ def test_items_are_read_from_the_question():
     its = items(p)
     assert [it.name for it in its] == ["reading"]
     assert [it.options[it.right] for it in its] == [
-        p.question.split(f"{p.accepted[0]}) ")[1].splitlines()[0]]
-    several = next(q for s in range(40)
-                   if len((q := P.generate("legal-play", "parlett", 4, s)).answer["right"]) > 1)
+        p.question.split(f"{p.accepted[0]}) ")[1].splitlines()[0]
+    ]
+    several = next(
+        q
+        for s in range(40)
+        if len((q := P.generate("legal-play", "parlett", 4, s)).answer["right"]) > 1
+    )
     assert items(several) == []
 
 
@@ -209,13 +227,19 @@ def test_items_testing_one_fact_share_a_group():
     sentence.  Without the grouping by fact, the learner had answered a fact from others
     asking the same (source-quiz's disagreement 0.78 of 0.28 by quotation alone, 0.20 so)."""
     from partial_input import _groups
+
     spec = CHOICE_KINDS["deal-setup"]
-    its = [it for r in ("parlett", "parlett-13", "du-coeur")
-           for it in items(P.generate(spec, r, 4, 0))]
-    assert [it.facts for it in its] == [["parlett|mournival"], ["parlett|mournival"],
-                                       ["du-coeur|mournival"]]
+    its = [
+        it for r in ("parlett", "parlett-13", "du-coeur") for it in items(P.generate(spec, r, 4, 0))
+    ]
+    assert [it.facts for it in its] == [
+        ["parlett|mournival"],
+        ["parlett|mournival"],
+        ["du-coeur|mournival"],
+    ]
     g = _groups(its)
     assert g[0] == g[1] != g[2]
-    which = next(p for s in range(12)
-                 if (p := P.generate("source-quiz", "parlett", 4, s)).variant == "which")
+    which = next(
+        p for s in range(12) if (p := P.generate("source-quiz", "parlett", 4, s)).variant == "which"
+    )
     assert items(which)[0].facts == [f"quote|{which.data['quote']}"]

@@ -46,8 +46,9 @@ def test_kind_specific_answers_match_the_position(corpus):
             assert len(p.answer["claims"]) == 1
             c = p.answer["claims"][0]
             assert c["oversight"] == p.variant
-            act = Action.make(p.seat, "claim", [parse_card(x) for x in c["cards"]], (),
-                              c["oversight"])
+            act = Action.make(
+                p.seat, "claim", [parse_card(x) for x in c["cards"]], (), c["oversight"]
+            )
             assert deal.why_illegal(act) is None
             assert deal.history[-1].kind in ("capture", "lie_down")
             assert all(o.offender != p.seat for o in deal.open_oversights())
@@ -70,6 +71,7 @@ def test_kind_specific_answers_match_the_position(corpus):
 def test_capture_now_spreads_over_its_four_cases(corpus):
     """Variety by design: over 200 puzzles, all four cases."""
     from tutor.puzzles.kinds.capture_now import case_of
+
     cases = Counter()
     for p in corpus("capture-now"):
         case = case_of(p.deal().capture_options(p.seat))
@@ -83,6 +85,7 @@ def test_capture_now_spreads_over_its_four_cases(corpus):
 
 def test_source_quiz_options_are_unambiguous(corpus):
     from tutor.puzzles.quoted import quote_plain
+
     for p in corpus("source-quiz"):
         opts = p.answer["options"]
         assert len(set(opts)) == len(opts) >= 3
@@ -90,14 +93,20 @@ def test_source_quiz_options_are_unambiguous(corpus):
             q = LIB.quotation(p.quotes[0])
             assert p.answer["source"] == q.source and q.source in opts
             assert quote_plain(q.text) in p.question
-            assert q.citation not in p.question           # shown without its citation
+            assert q.citation not in p.question  # shown without its citation
         else:
             r1, r2 = list(p.answer["values"])
             pl = p.players
             differing = []
             for o in opts:
-                count = o in ("hand", "table", "ante_dealer", "ante_other", "last_in_bonus",
-                              "breakeven")
+                count = o in (
+                    "hand",
+                    "table",
+                    "ante_dealer",
+                    "ante_other",
+                    "last_in_bonus",
+                    "breakeven",
+                )
                 a = LIB.parameter(r1, o, pl if count else None).value
                 b = LIB.parameter(r2, o, pl if count else None).value
                 if a != b:
@@ -109,11 +118,17 @@ def test_source_quiz_never_asks_a_quotation_with_two_sources_or_a_heading():
     """The Inter-Livery sentence that Parlett also prints, and headings or titles, are never a
     "which source" question (issue 9)."""
     from tutor.puzzles.kinds.source_quiz import which_pool
+
     pool = {q.ref for _, q in which_pool()}
     assert pool
-    assert "inter-livery-2018:pair-for-pair" not in pool          # also verbatim in Parlett
-    for ref in ("inter-livery-2018:for-five", "inter-livery-2018:cumulative-score",
-                "inter-livery-2018:practice-game", "wolffauer:based-on", "du-coeur:primary-source"):
+    assert "inter-livery-2018:pair-for-pair" not in pool  # also verbatim in Parlett
+    for ref in (
+        "inter-livery-2018:for-five",
+        "inter-livery-2018:cumulative-score",
+        "inter-livery-2018:practice-game",
+        "wolffauer:based-on",
+        "du-coeur:primary-source",
+    ):
         assert ref not in pool, ref
     titles = {s.title.lower() for s in LIB.sources.values()}
     assert not any(LIB.quotation(r).text.lower().strip(". ") in titles for r in pool)
@@ -121,13 +136,19 @@ def test_source_quiz_never_asks_a_quotation_with_two_sources_or_a_heading():
 
 def test_source_quiz_never_repeats_a_quotation_within_a_set():
     from tutor.teaching.lessons import puzzle_seed
-    for first in (1, 40, 997):          # consecutive seeds, across a thousand boundary too
-        quotes = [p.quotes[0] for p in (P.generate("source-quiz", seed=s)
-                                        for s in range(first, first + 12)) if p.variant == "which"]
+
+    for first in (1, 40, 997):  # consecutive seeds, across a thousand boundary too
+        quotes = [
+            p.quotes[0]
+            for p in (P.generate("source-quiz", seed=s) for s in range(first, first + 12))
+            if p.variant == "which"
+        ]
         assert len(quotes) == len(set(quotes)), first
-    for lesson_seed in range(6):        # a lesson block's puzzles: seeds SET_STRIDE apart
-        ps = [P.generate("source-quiz", seed=puzzle_seed(lesson_seed, "sources-compared", 7, n))
-              for n in range(8)]
+    for lesson_seed in range(6):  # a lesson block's puzzles: seeds SET_STRIDE apart
+        ps = [
+            P.generate("source-quiz", seed=puzzle_seed(lesson_seed, "sources-compared", 7, n))
+            for n in range(8)
+        ]
         quotes = [p.quotes[0] for p in ps if p.variant == "which"]
         assert len(quotes) == len(set(quotes)), lesson_seed
 
@@ -136,13 +157,13 @@ def test_every_oversight_kind_and_decoys_under_every_ruleset():
     """Variety by design: the seeds of a ruleset cycle through every oversight kind it allows and
     its decoys, so one cycle of consecutive seeds covers them all."""
     from tutor.puzzles.kinds.spot_oversight import SpotOversight
+
     rate = P.definition("spot-oversight").decoy_rate
     for rid in P.applicable_rulesets("spot-oversight"):
         rs = LIB.rulesets[rid]
         n = 5 if 5 in rs.counts else rs.player_counts[0]
         cycle = SpotOversight().cycle(rs, rate)
-        got = Counter(P.generate("spot-oversight", rid, n, s).variant
-                      for s in range(len(cycle)))
+        got = Counter(P.generate("spot-oversight", rid, n, s).variant for s in range(len(cycle)))
         for k in rs.oversights:
             assert got[k] == 1, (rid, k, got)
         assert got["decoy"] >= 1
@@ -153,6 +174,7 @@ def test_laid_down_decoys_and_tempting_groups_are_explained(corpus):
     """A decoy whose cards reached the table by an earlier lie-down shows that action, and the
     explanation speaks of every tempting group on the table."""
     from tutor.puzzles.kinds.spot_oversight import table_story
+
     told = 0
     for p in corpus("spot-oversight"):
         deal = p.deal()
@@ -161,8 +183,21 @@ def test_laid_down_decoys_and_tempting_groups_are_explained(corpus):
         for e in story:
             if e["rank"] in claims:
                 continue
-            name = ["aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-                    "nines", "tens", "jacks", "queens", "kings"][e["rank"]]
+            name = [
+                "aces",
+                "twos",
+                "threes",
+                "fours",
+                "fives",
+                "sixes",
+                "sevens",
+                "eights",
+                "nines",
+                "tens",
+                "jacks",
+                "queens",
+                "kings",
+            ][e["rank"]]
             assert name in p.explanation, (p.id, name)
             assert set(e["history"]) <= set(p.data["history"]) | {len(deal.history) - 1}
             told += 1
@@ -189,9 +224,10 @@ def test_capture_forms_allowed_and_forbidden_are_exercised():
             expect = name if form in rs.captures else f"no-{name}"
             assert expect in got, (rid, expect)
         assert "lie-down" in got
-    assert "declaration" in got                 # wolffauer: declarations are turns
-    assert "split-prial" in {t for s in range(80)
-                             for t in P.generate("legal-play", "parlett", 5, s).themes}
+    assert "declaration" in got  # wolffauer: declarations are turns
+    assert "split-prial" in {
+        t for s in range(80) for t in P.generate("legal-play", "parlett", 5, s).themes
+    }
 
 
 def test_same_id_same_puzzle():
@@ -235,7 +271,7 @@ def test_golden_ids_are_stable():
 
 def test_difficulty_search():
     for kind in ("count", "legal-play", "spot-oversight"):
-        for d in (1, 3, 5):        # (a seed whose bounded search finds each: legal-play v6)
+        for d in (1, 3, 5):  # (a seed whose bounded search finds each: legal-play v6)
             p = P.generate(kind, seed=3000, difficulty=d)
             assert p.difficulty == d, (kind, d, p.id)
             assert P.from_id(p.id).difficulty == d
@@ -247,12 +283,16 @@ def test_difficulty_search():
 def test_specs_search_for_a_theme_and_a_lesson():
     p = P.generate("legal-play/lie-down", seed=5)
     assert "lie-down" in p.themes and P.needs(p) <= P.taught_in("legal-play", "lie-down")
-    assert P.from_id(p.id).to_json() == p.to_json()          # its own id regenerates it
+    assert P.from_id(p.id).to_json() == p.to_json()  # its own id regenerates it
     q = P.generate("deal-setup@03-the-deal", "parlett", 4, seed=9)
     assert P.needs(q) <= "03-the-deal" and q.difficulty <= P.max_stars("03-the-deal")
-    assert P.parse_spec("legal-play/lie-down@06-lying-down") == ("legal-play", "lie-down",
-                                                                  "06-lying-down")
+    assert P.parse_spec("legal-play/lie-down@06-lying-down") == (
+        "legal-play",
+        "lie-down",
+        "06-lying-down",
+    )
     from tutor.engine.errors import UsageError
+
     for bad in ("legal-play/juggling", "legal-play@lesson-four", "nope/lie-down"):
         with pytest.raises(UsageError):
             P.generate(bad, seed=1)
@@ -269,19 +309,28 @@ def test_another_is_a_fresh_puzzle_of_the_same_kind_and_theme():
 
 def test_bad_choices_are_usage_errors():
     from tutor.engine.errors import UsageError
+
     for args in (("nope",), ("count", "nope"), ("count", "parlett", 9)):
         with pytest.raises(UsageError) as exc:
             P.generate(*args)
         assert "\n" not in str(exc.value)
-    for bad in ("count", "count.parlett.5", "count.parlett.five.1", "nope.parlett.5.1",
-                "count.nope.5.1", "count.parlett.9.1", "count.parlett.5.-1",
-                "count/one-rank.parlett.5.1"):
+    for bad in (
+        "count",
+        "count.parlett.5",
+        "count.parlett.five.1",
+        "nope.parlett.5.1",
+        "count.nope.5.1",
+        "count.parlett.9.1",
+        "count.parlett.5.-1",
+        "count/one-rank.parlett.5.1",
+    ):
         with pytest.raises(UsageError):
             P.from_id(bad)
 
 
 def test_definitions_cite_real_quotations_problems_and_lessons():
     from tutor.teaching.lessons import lesson_files
+
     lessons = {f.stem for f in lesson_files()}
     problem_ids = {p["id"] for s in LIB.sources.values() for p in s.problems}
     files = definition_files()
@@ -302,16 +351,17 @@ def test_definitions_cite_real_quotations_problems_and_lessons():
                     for rs in LIB.rulesets.values():
                         LIB.parameter(rs.id, item["parameter"])
         problems = raw.get("problems") or {}
-        for lst in (problems.values() if isinstance(problems, dict) else [problems]):
+        for lst in problems.values() if isinstance(problems, dict) else [problems]:
             for item in lst:
                 pid = item["id"] if isinstance(item, dict) else item
                 assert pid in problem_ids, (f.name, pid)
         assert isinstance(raw["generator_version"], int)
     assert refs
     for ref in refs:
-        LIB.quotation(ref)          # raises for an unknown one
+        LIB.quotation(ref)  # raises for an unknown one
     from tutor.puzzles.kinds.reading import sentences
-    assert len(sentences()) >= 20   # every reading sentence checks against its quotation
+
+    assert len(sentences()) >= 20  # every reading sentence checks against its quotation
 
 
 #: A club's ruleset that cites Parlett's dead-pair sentence for hand_plays, as Parlett's does.
@@ -354,6 +404,7 @@ def test_reading_sentences_belong_to_the_library_they_were_worked_out_for(tmp_pa
 
     from tutor.engine.sources import load_library
     from tutor.puzzles.kinds import reading
+
     (tmp_path / "club.yaml").write_text(_CLUB, encoding="utf-8")
     plain, club = load_library(), load_library([tmp_path / "club.yaml"])
     asked = []
@@ -362,13 +413,15 @@ def test_reading_sentences_belong_to_the_library_they_were_worked_out_for(tmp_pa
     def citing(lib) -> list[str]:
         asked.append(lib)
         try:
-            return next(s["citing"] for s in reading.sentences() if s["quote"] == "parlett:dead-pair")
+            return next(
+                s["citing"] for s in reading.sentences() if s["quote"] == "parlett:dead-pair"
+            )
         finally:
             asked.clear()
 
     assert "club" not in citing(plain) and "club" in citing(club)
     asked.append(club)
-    assert reading.sentences() is reading.sentences()       # kept while the library lives
+    assert reading.sentences() is reading.sentences()  # kept while the library lives
     asked.clear()
     reused = 0
     for _ in range(20):
@@ -398,13 +451,22 @@ def _examples_are_wrong_answers(corpus, more: int) -> None:
     the kinds answered by listed letters or by naming a pair give none."""
     example = re.compile(r"(?:for example|such as|written like)\s+`([^`]+)`")
     for kind in P.KINDS:
-        if kind in ("legal-play", "source-quiz", "dead-pair", "best-move", "claim-window",
-                    "keep", "reading"):
+        if kind in (
+            "legal-play",
+            "source-quiz",
+            "dead-pair",
+            "best-move",
+            "claim-window",
+            "keep",
+            "reading",
+        ):
             assert not any(example.search(p.question) for p in corpus(kind)), kind
             continue
         # the corpus, then more seeds (capture-now with three players, whose cases are quick)
-        extra = [P.generate(kind, None, 3 if kind == "capture-now" else None, 1000 + s)
-                 for s in range(more)]
+        extra = [
+            P.generate(kind, None, 3 if kind == "capture-now" else None, 1000 + s)
+            for s in range(more)
+        ]
         shown = 0
         for p in corpus(kind) + extra:
             for ex in example.findall(p.question):
@@ -442,13 +504,19 @@ def test_curated_sets_generate():
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
 
 
-@pytest.mark.parametrize("kind", [k for k in P.KINDS
-                                  if k not in ("deal-setup", "source-quiz", "reading",
-                                               "timeline", "score-sheet")])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        k
+        for k in P.KINDS
+        if k not in ("deal-setup", "source-quiz", "reading", "timeline", "score-sheet")
+    ],
+)
 def test_render_shows_only_what_the_seat_can_see(kind, corpus):
     from rich.console import Console
 
     from tutor.puzzles.render import render_explanation, render_puzzle
+
     for p in corpus(kind)[:12]:
         deal = p.deal()
         hidden = set()
@@ -467,8 +535,11 @@ def test_render_shows_only_what_the_seat_can_see(kind, corpus):
             shown = set(_CARD_TOKEN.findall(bare.export_text()))
             assert not (shown & hidden), (p.id, shown & hidden)
             # card lists wrap under their label, never back to the left margin
-            assert not any(_CARD_TOKEN.match(line) for line in bare.export_text().splitlines()), \
-                (p.id, width, bare.export_text())
+            assert not any(_CARD_TOKEN.match(line) for line in bare.export_text().splitlines()), (
+                p.id,
+                width,
+                bare.export_text(),
+            )
             if not deal.is_terminal():
                 for c in deal.hand(p.seat):
                     assert pretty(c, False) in shown
@@ -484,6 +555,7 @@ def test_card_lists_hang_under_their_labels_at_forty_columns(symbols):
     from rich.console import Console
 
     from tutor.puzzles.render import render_puzzle
+
     p = P.from_id("spot-oversight.parlett-13.4.2")
     con = Console(width=40, record=True, color_system=None, file=io.StringIO())
     con.print(render_puzzle(dataclasses.replace(p, question=""), 40, symbols=symbols))
@@ -491,9 +563,12 @@ def test_card_lists_hang_under_their_labels_at_forty_columns(symbols):
     card = re.compile(r"(?:10|[2-9AJQK])[CDHS♣♦♥♠]")
     assert not any(card.match(line) for line in lines), "\n".join(lines)
     assert max(len(line) for line in lines) <= 40
-    at = next(i for i, line in enumerate(lines) if "Player 0 (dealer)" in line
-              and "6 in hand  won 10:" in line)
-    assert card.match(lines[at + 1].strip())            # under its long label, indented
+    at = next(
+        i
+        for i, line in enumerate(lines)
+        if "Player 0 (dealer)" in line and "6 in hand  won 10:" in line
+    )
+    assert card.match(lines[at + 1].strip())  # under its long label, indented
     assert re.match(r"^ {4}\S", lines[at + 1])
 
 
@@ -501,6 +576,7 @@ def test_render_shows_the_earlier_actions_a_decoy_rests_on(corpus):
     from rich.console import Console
 
     from tutor.puzzles.render import render_puzzle, shown_actions
+
     found = 0
     for p in corpus("spot-oversight"):
         deal = p.deal()
@@ -523,8 +599,9 @@ def test_a_lesson_block_cycles_through_its_cases():
     """A lesson block's seeds lie SET_STRIDE apart: its puzzles take the cases of the kind's
     cycle in turn (spot-oversight and capture-now), as consecutive seeds do."""
     from tutor.teaching.lessons import puzzle_seed
+
     seeds = [puzzle_seed(3, "oversights", 4, n) for n in range(5)]
     variants = [P.generate("spot-oversight", "parlett", 5, s).variant for s in seeds]
-    assert len(set(variants)) >= 4, variants            # three kinds and decoys, in turn
+    assert len(set(variants)) >= 4, variants  # three kinds and decoys, in turn
     cases = [P.generate("capture-now", "parlett", 5, s).theme for s in seeds]
     assert len(set(cases)) >= 3, cases

@@ -39,12 +39,12 @@ def test_tokens_and_reading():
     r = read("Claim TH 10♠ and sevens")
     assert r.cards == [parse_card("TH"), parse_card("TS")]
     assert r.ranks == [6]
-    assert read("a pair", words={"pair": "pair"}).ranks == []    # the article is not an ace
+    assert read("a pair", words={"pair": "pair"}).ranks == []  # the article is not an ace
     assert read("A").ranks == [0]
     with pytest.raises(P.AnswerError):
-        read("7h 7H")                            # a card named twice
+        read("7h 7H")  # a card named twice
     with pytest.raises(P.AnswerError) as exc:
-        read("claim 7x")                         # a mistyped card says why
+        read("claim 7x")  # a mistyped card says why
     assert "could not read '7x'" in str(exc.value) and "not a suit" in str(exc.value)
     with pytest.raises(P.AnswerError) as exc:
         read("claim 11h 6d 6s")
@@ -87,9 +87,12 @@ def test_issue_9_examples_are_not_graded():
 def test_spot_oversight_answers():
     p = first("spot-oversight", lambda p: p.answer["claims"], ruleset="parlett")
     cards = p.answer["claims"][0]["cards"]
-    right = [" ".join(cards), "CLAIM " + " ".join(reversed(cards)).lower(),
-             ", ".join(symbol_form(c) for c in cards),
-             "claim " + " ".join(c.replace("T", "10") for c in cards)]
+    right = [
+        " ".join(cards),
+        "CLAIM " + " ".join(reversed(cards)).lower(),
+        ", ".join(symbol_form(c) for c in cards),
+        "claim " + " ".join(c.replace("T", "10") for c in cards),
+    ]
     for text in right:
         assert p.grade(text).correct, text
     assert not p.grade("nothing").correct
@@ -97,10 +100,9 @@ def test_spot_oversight_answers():
         with pytest.raises(P.AnswerError):
             p.grade(bad)
     table = set(codes(p.deal().table_cards()))
-    off = next(r for r in "A23456789TJQK"
-               if sum(f"{r}{s}" not in table for s in "CDHS") >= 2)
+    off = next(r for r in "A23456789TJQK" if sum(f"{r}{s}" not in table for s in "CDHS") >= 2)
     pair = [f"{off}{s}" for s in "CDHS" if f"{off}{s}" not in table][:2]
-    g = p.grade(f"claim {' '.join(pair)}")      # a false claim: graded, wrong
+    g = p.grade(f"claim {' '.join(pair)}")  # a false claim: graded, wrong
     assert not g.correct and "not on the table" in g.message
     decoy = first("spot-oversight", lambda p: p.variant == "decoy")
     for text in ("nothing", "None", "no", "pass"):
@@ -123,14 +125,19 @@ def test_capture_now_answers():
     deal = p.deal()
     mine = [c for c in codes(deal.hand(p.seat)) if c[0] == rank]
     theirs = [c for c in codes(deal.table_cards()) if c[0] == rank]
-    for text in (f"{theirs[0]} {mine[0]}", mine[0].lower(), rank,
-                 symbol_form(mine[0]), f"take {mine[0]} with {theirs[0]}",
-                 RANK_PLURALS["A23456789TJQK".index(rank)]):
+    for text in (
+        f"{theirs[0]} {mine[0]}",
+        mine[0].lower(),
+        rank,
+        symbol_form(mine[0]),
+        f"take {mine[0]} with {theirs[0]}",
+        RANK_PLURALS["A23456789TJQK".index(rank)],
+    ):
         assert p.grade(text).correct, text
     safe = p.answer["safe"][0]
     g = p.grade(safe)
     assert not g.correct and "can wait" in g.message
-    assert not p.grade(f"{rank} {safe}").correct          # one at risk, not both
+    assert not p.grade(f"{rank} {safe}").correct  # one at risk, not both
     assert not p.grade("none").correct
     with pytest.raises(P.AnswerError):
         p.grade(f"none {rank}")
@@ -163,8 +170,10 @@ def test_settlement_answers():
 
 
 def test_legal_play_is_a_choice_among_listed_moves():
-    p = first("legal-play", lambda p: len(p.answer["right"]) >= 2 and
-              len(p.answer["choices"]) > len(p.answer["right"]))
+    p = first(
+        "legal-play",
+        lambda p: len(p.answer["right"]) >= 2 and len(p.answer["choices"]) > len(p.answer["right"]),
+    )
     right = p.answer["right"]
     letters = [c["letter"] for c in p.answer["choices"]]
     wrong = next(x for x in letters if x not in right)
@@ -179,8 +188,9 @@ def test_legal_play_is_a_choice_among_listed_moves():
     with pytest.raises(P.AnswerError):
         p.grade("Z")
     lie = first("legal-play", lambda p: p.theme == "lie-down")
-    lie_letter = next(c["letter"] for c in lie.answer["choices"]
-                      if c["move"]["action"] == "lie_down")
+    lie_letter = next(
+        c["letter"] for c in lie.answer["choices"] if c["move"]["action"] == "lie_down"
+    )
     assert lie_letter in lie.answer["right"]
 
 
@@ -197,7 +207,7 @@ def test_dead_pair_answers():
     assert not p.grade("no").correct
     one = p.accepted[0].split()[0]
     with pytest.raises(P.AnswerError) as exc:
-        p.grade(one)                        # one card of the pair: which cards?
+        p.grade(one)  # one card of the pair: which cards?
     assert str(exc.value).startswith("which cards?")
     live = first("dead-pair", lambda p: not p.answer["dead_pairs"])
     assert live.grade("no").correct and live.grade("None").correct
@@ -210,8 +220,7 @@ def test_dead_pair_answers():
 def test_count_answers():
     p = first("count", lambda p: len(p.answer["unseen"]) == 2)
     (r1, v1), (r2, v2) = p.answer["unseen"].items()
-    for text in (f"{v1} {v2}", f"{v1}, {v2}", f"{r1}: {v1}, {r2}: {v2}",
-                 f"{r2}={v2} {r1}={v1}"):
+    for text in (f"{v1} {v2}", f"{v1}, {v2}", f"{r1}: {v1}, {r2}: {v2}", f"{r2}={v2} {r1}={v1}"):
         assert p.grade(text).correct, text
     assert not p.grade(f"{(v1 + 1) % 5} {v2}").correct
     for bad in (f"{v1}", "9 9", f"{v1} {v2} zz", f"{r1}: {v1}, {r2}: {v2} zz"):
@@ -220,21 +229,27 @@ def test_count_answers():
 
 
 def test_deal_setup_answers():
-    ante = first("deal-setup", lambda p: p.answer["asked"] == ["ante"] and
-                 p.answer["ante"]["dealer"] is not None)
+    ante = first(
+        "deal-setup",
+        lambda p: p.answer["asked"] == ["ante"] and p.answer["ante"]["dealer"] is not None,
+    )
     d, o = ante.answer["ante"]["dealer"], ante.answer["ante"]["other"]
     for text in (f"{d}/{o}", f"{d} {o}", f"{d} and {o}"):
         assert ante.grade(text).correct, text
     assert not ante.grade("none").correct
-    be = first("deal-setup", lambda p: p.answer["asked"] == ["breakeven"] and
-               p.answer["breakeven"] is not None)
+    be = first(
+        "deal-setup",
+        lambda p: p.answer["asked"] == ["breakeven"] and p.answer["breakeven"] is not None,
+    )
     n = be.answer["breakeven"]
     assert be.grade(str(n)).correct and be.grade(f"{n // 2} pairs").correct
-    pairs = first("deal-setup", lambda p: p.answer["asked"] == ["bonus"] and
-                  p.answer["bonus"] is None, ruleset="parlett-tournament")
+    pairs = first(
+        "deal-setup",
+        lambda p: p.answer["asked"] == ["bonus"] and p.answer["bonus"] is None,
+        ruleset="parlett-tournament",
+    )
     assert pairs.grade("none").correct and not pairs.grade("5").correct
-    whole = first("deal-setup", lambda p: len(p.answer["asked"]) > 1, ruleset="parlett",
-                  players=4)
+    whole = first("deal-setup", lambda p: len(p.answer["asked"]) > 1, ruleset="parlett", players=4)
     assert whole.grade("10 12 3/2 3 10").correct
     with pytest.raises(P.AnswerError):
         whole.grade("10 12")
@@ -248,8 +263,7 @@ def test_deal_setup_answers():
 def test_source_quiz_answers():
     p = first("source-quiz", lambda p: p.variant == "which")
     letter = p.accepted[0]
-    for text in (letter, letter.lower(), f"({letter.lower()})", f"{letter})",
-                 p.answer["source"]):
+    for text in (letter, letter.lower(), f"({letter.lower()})", f"{letter})", p.answer["source"]):
         assert p.grade(text).correct, text
     other = "ABCD"[("ABCD".index(letter) + 1) % len(p.answer["options"])]
     assert not p.grade(other).correct
@@ -261,8 +275,9 @@ def test_source_quiz_answers():
 
 
 def test_reading_answers():
-    p = next(p for p in (P.generate("reading", seed=s) for s in range(4, 40))
-             if p.variant != "compare")
+    p = next(
+        p for p in (P.generate("reading", seed=s) for s in range(4, 40)) if p.variant != "compare"
+    )
     right = p.answer["letter"]
     for text in (right, right.lower(), f"({right.lower()})", f"{right})"):
         assert p.grade(text).correct, text
@@ -307,8 +322,13 @@ _JUNK = st.from_regex(r"\A(?:zz|qx|xq|zq)[a-z0-9]{0,4}\Z")
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kind=st.sampled_from(P.KINDS), i=st.integers(0, 2), junk=_JUNK, before=st.booleans(),
-       pick=st.integers(0, 10))
+@given(
+    kind=st.sampled_from(P.KINDS),
+    i=st.integers(0, 2),
+    junk=_JUNK,
+    before=st.booleans(),
+    pick=st.integers(0, 10),
+)
 def test_an_unreadable_word_is_never_graded_right(kind, i, junk, before, pick):
     """Prefixing or suffixing an accepted answer with an unreadable token is never graded right:
     it is not read at all."""
@@ -342,6 +362,7 @@ def test_a_questions_code_spans_show_without_backticks_on_screen():
 
     from tutor.puzzles import generate
     from tutor.puzzles.render import render_puzzle
+
     p = generate("spot-oversight", "parlett", 5, 5)
     assert "`" in p.question
     buf = io.StringIO()
@@ -352,31 +373,39 @@ def test_a_questions_code_spans_show_without_backticks_on_screen():
 
 # -- issue 23: letters typed together ---------------------------------------------------------
 
+
 def test_letters_typed_together_are_read_when_that_is_unambiguous():
     from tutor.puzzles.reader import letters_answer
+
     assert letters_answer("abcef", "ABCDEF") == ["A", "B", "C", "E", "F"]
     assert letters_answer("ACF", "ABCDEF") == ["A", "C", "F"]
     assert letters_answer("a, cf", "ABCDEF") == ["A", "C", "F"]
-    assert letters_answer("a and c", "ABCDEF") == ["A", "C"]      # "and" stays a filler word
+    assert letters_answer("a and c", "ABCDEF") == ["A", "C"]  # "and" stays a filler word
     assert letters_answer("parlett", "ABC", {"parlett": "B"}) == ["B"]  # a name, not letters
 
 
-@pytest.mark.parametrize("text,why", [
-    ("abca", "A is typed twice"),
-    ("abcz", "not every letter of it is a choice (A to F)"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("abca", "A is typed twice"),
+        ("abcz", "not every letter of it is a choice (A to F)"),
+    ],
+)
 def test_letters_together_that_cannot_be_read_say_that_letters_go_apart(text, why):
     from tutor.puzzles.model import AnswerError
     from tutor.puzzles.reader import letters_answer
+
     with pytest.raises(AnswerError) as exc:
         letters_answer(text, "ABCDEF")
-    assert f"could not read {text!r}: {why}; type each letter once, apart or together" \
-        in str(exc.value)
+    assert f"could not read {text!r}: {why}; type each letter once, apart or together" in str(
+        exc.value
+    )
 
 
 def test_a_legal_play_puzzle_grades_letters_typed_together_as_letters_apart():
     """Lesson 4's multiple choice refused "abcef" without saying why."""
     import tutor.puzzles as P
+
     for seed in range(1, 40):
         p = P.generate("legal-play", seed=seed)
         right = sorted(p.answer["right"])
@@ -391,6 +420,7 @@ def test_a_huge_number_is_unreadable_not_a_crash():
     """5,000 digits used to raise ValueError (Python's 4,300-digit limit) from the readers."""
     import tutor.puzzles as P
     from tutor.puzzles.model import AnswerError
+
     p = P.generate("count", seed=3)
     with pytest.raises(AnswerError) as exc:
         p.grade("9" * 5000)

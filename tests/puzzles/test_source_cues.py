@@ -35,9 +35,11 @@ from tutor.puzzles.render import render_puzzle
 MARGIN = 0.15
 N = 120
 
-_STOP = set("""a an the of to in on and or for with by is are be it its this these that which
+_STOP = set(
+    """a an the of to in on and or for with by is are be it its this these that which
 who what whether how where one about disagree rulesets ruleset player players answer letter
-written under reading does support text says their there two""".split())
+written under reading does support text says their there two""".split()
+)
 _OPTION = re.compile(r"^([A-H])\) (.*)$", re.M)
 
 
@@ -65,8 +67,9 @@ def name_learner(p) -> str:
 def name_any_spelling_learner(p) -> str:
     """A when the quoted sentence holds any word of the name in any spelling, else B."""
     m = re.search(r"“(.*)”", p.question, re.S)
-    return "A" if re.search(r"laugh|l[ai]y?e?s? ?-?downe?|lye", m.group(1) if m else "",
-                            re.I) else "B"
+    return (
+        "A" if re.search(r"laugh|l[ai]y?e?s? ?-?downe?|lye", m.group(1) if m else "", re.I) else "B"
+    )
 
 
 def odd_form_learner(p) -> str:
@@ -74,14 +77,16 @@ def odd_form_learner(p) -> str:
     else the first."""
     opts = _OPTION.findall(p.question)
     forms = ["c" if t.strip().startswith("c.") else "y" for _, t in opts]
-    return next((letter for (letter, _), f in zip(opts, forms) if forms.count(f) == 1),
-                opts[0][0])
+    return next((letter for (letter, _), f in zip(opts, forms) if forms.count(f) == 1), opts[0][0])
 
 
 #: Old spellings, every one the sources print (the records of the name, Willughby's terms as the
 #: compendium keeps them): a line holding one is, to the spelling learner, a record of the name.
-_OLD_SPELLING = re.compile(r"\b(downe|lye|laughe|nothynge|cyte|borowgh|towne|doo|plaie|asse|"
-                           r"perryall|murnivall|kin)\b", re.I)
+_OLD_SPELLING = re.compile(
+    r"\b(downe|lye|laughe|nothynge|cyte|borowgh|towne|doo|plaie|asse|"
+    r"perryall|murnivall|kin)\b",
+    re.I,
+)
 
 
 def spelling_learner(p) -> str:
@@ -95,23 +100,36 @@ def circa_learner(p) -> str:
     """When the options carry "c.", the one nearest a record the lesson dates "c." (the answer
     is then a c. record: issue 42), else the first."""
     from tutor.engine.sources import default_library, parse_date
+
     opts = _OPTION.findall(p.question)
     if not any(t.strip().startswith("c.") for _, t in opts):
         return opts[0][0]
-    circa = [r.date.anchor for r in default_library().records.values()
-             if r.date.form == "circa"]
+    circa = [r.date.anchor for r in default_library().records.values() if r.date.form == "circa"]
     return min(opts, key=lambda o: min(abs(parse_date(o[1]).key[1] - y) for y in circa))[0]
 
 
 #: The cue learner's table: a word of one ruleset's name or title, and the options it points to.
-CUES = [("point", ["stakes or points", "ante", "breakeven", "bonus"]),
-        ("last pair", ["who takes the bonus"]), ("bonus", ["who takes the bonus", "size of"]),
-        ("plays on", ["goes on capturing"]),
-        ("tournament", ["leftovers", "mournival", "who takes the bonus", "stakes or points",
-                        "breakeven", "ante", "match"]),
-        ("13-stake", ["ante", "size of the bonus"]),
-        ("three to seven", ["dealt to each", "dealt to the table"]),
-        ("stakes", ["stakes or points"])]
+CUES = [
+    ("point", ["stakes or points", "ante", "breakeven", "bonus"]),
+    ("last pair", ["who takes the bonus"]),
+    ("bonus", ["who takes the bonus", "size of"]),
+    ("plays on", ["goes on capturing"]),
+    (
+        "tournament",
+        [
+            "leftovers",
+            "mournival",
+            "who takes the bonus",
+            "stakes or points",
+            "breakeven",
+            "ante",
+            "match",
+        ],
+    ),
+    ("13-stake", ["ante", "size of the bonus"]),
+    ("three to seven", ["dealt to each", "dealt to the table"]),
+    ("stakes", ["stakes or points"]),
+]
 
 
 def title_cue_learner(p) -> str:
@@ -120,8 +138,16 @@ def title_cue_learner(p) -> str:
     text = screen(p)
     opts = _OPTION.findall(text)
     names = _OPTION.sub("", text).lower()
-    return max(opts, key=lambda o: sum(1 for cue, targets in CUES if names.count(cue) == 1
-                                       for x in targets if x in o[1].lower()))[0]
+    return max(
+        opts,
+        key=lambda o: sum(
+            1
+            for cue, targets in CUES
+            if names.count(cue) == 1
+            for x in targets
+            if x in o[1].lower()
+        ),
+    )[0]
 
 
 def title_words_learner(p) -> str:
@@ -172,23 +198,37 @@ def pools():
     }
 
 
-@pytest.mark.parametrize("pool,learner", [
-    ("record", name_learner), ("record", name_any_spelling_learner),
-    ("record", spelling_learner), ("when", odd_form_learner), ("when", circa_learner),
-    ("disagree", title_cue_learner), ("disagree", title_words_learner),
-    ("reading", title_words_learner),
-])
+@pytest.mark.parametrize(
+    "pool,learner",
+    [
+        ("record", name_learner),
+        ("record", name_any_spelling_learner),
+        ("record", spelling_learner),
+        ("when", odd_form_learner),
+        ("when", circa_learner),
+        ("disagree", title_cue_learner),
+        ("disagree", title_words_learner),
+        ("reading", title_words_learner),
+    ],
+)
 def test_a_cue_learner_scores_no_better_than_chance_allows(pools, pool, learner):
     ps = pools[pool]
-    assert len(ps) == N and {p.variant for p in ps} <= {"record", "when", "disagree", "decided",
-                                                        "read", "open", "another"}
+    assert len(ps) == N and {p.variant for p in ps} <= {
+        "record",
+        "when",
+        "disagree",
+        "decided",
+        "read",
+        "open",
+        "another",
+    }
     got, chance = _score(ps, learner)
-    assert got <= chance + MARGIN, (f"{learner.__name__} on {pool}: {got:.0%} against "
-                                    f"{chance:.0%} by chance")
+    assert got <= chance + MARGIN, (
+        f"{learner.__name__} on {pool}: {got:.0%} against {chance:.0%} by chance"
+    )
 
 
-def test_the_record_or_description_question_holds_each_spelling_and_the_name_on_both_sides(
-        pools):
+def test_the_record_or_description_question_holds_each_spelling_and_the_name_on_both_sides(pools):
     """Old and modern spelling, and the game's name, stand on both sides: both answers are
     drawn, each with lines in old spelling and lines without it, and descriptions naming the
     game as well as records without the name."""
@@ -210,10 +250,12 @@ def test_a_line_s_length_does_not_tell_a_record_from_a_description(pools):
     no better than chance allows (issue 42: old-spelling records were short fragments and
     old-spelling descriptions whole sentences; this learner then scored 88 % of 50 %)."""
     ps = pools["record"]
-    lengths = [(len(re.search(r"“(.*)”", p.question, re.S).group(1)), p.answer["letter"])
-               for p in ps]
-    best = max(sum((n < t) == (letter == "A") for n, letter in lengths) / len(ps)
-               for t in range(1, 250))
+    lengths = [
+        (len(re.search(r"“(.*)”", p.question, re.S).group(1)), p.answer["letter"]) for p in ps
+    ]
+    best = max(
+        sum((n < t) == (letter == "A") for n, letter in lengths) / len(ps) for t in range(1, 250)
+    )
     chance = sum(_chance(p) for p in ps) / len(ps)
     assert best <= chance + MARGIN, f"a length threshold: {best:.0%} against {chance:.0%}"
 
@@ -222,17 +264,20 @@ def test_dates_are_written_alike_on_every_option(pools):
     """A year and a c. year are both shown as the year alone, so no option carries "c." for a
     c. record only (issue 42: an exact 1522 was shown "c. 1522" whenever the answer was c.)."""
     from tutor.engine.sources import parse_date
+
     for p in pools["when"]:
         forms = {parse_date(t).form for t in p.answer["options"]}
         assert len(forms) == 1, p.answer["options"]
         assert not any(t.startswith("c.") for t in p.answer["options"]), p.answer["options"]
     asked = {p.answer["record"] for p in pools["when"]}
     from tutor.engine.sources import default_library
+
     assert any(default_library().records[r].date.form == "circa" for r in asked)
 
 
 def test_no_source_puzzle_shows_its_id_or_a_ruleset_title_before_the_answer(pools):
     from tutor.engine.sources import default_library
+
     lib = default_library()
     titles = {rs.title for rs in lib.rulesets.values()}
     for ps in pools.values():

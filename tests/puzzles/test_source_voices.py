@@ -34,13 +34,17 @@ def _heading(page) -> str | None:
 def _asks_which(block: Block) -> bool:
     data = block.puzzle()
     return data["kind"].partition("/")[0] == "source-quiz" and data.get("theme") in (
-        None, "which-source", "sources")
+        None,
+        "which-source",
+        "sources",
+    )
 
 
 def test_each_voice_word_is_its_sources_alone():
     lib = default_library()
-    texts = {s.id: quote_plain(source_text(s) or "") for s in lib.sources.values()
-             if s.is_text_of_rules}
+    texts = {
+        s.id: quote_plain(source_text(s) or "") for s in lib.sources.values() if s.is_text_of_rules
+    }
     assert set(voices()) == set(texts)
     for sid, voice in voices().items():
         for w in voice["words"]:
@@ -57,8 +61,12 @@ def test_the_voice_page_comes_before_every_which_source_puzzle_and_shows_every_t
             if _heading(page) == PAGE:
                 seen_page = True
                 page_text = " ".join(x.text for x in page if isinstance(x, Segment))
-                refs = [r for x in page if isinstance(x, Block) and x.kind == "quote"
-                        for r in x.quote()["refs"]]
+                refs = [
+                    r
+                    for x in page
+                    if isinstance(x, Block) and x.kind == "quote"
+                    for r in x.quote()["refs"]
+                ]
             for item in page:
                 if isinstance(item, Block) and item.kind == "puzzle" and _asks_which(item):
                     assert seen_page, f"{lesson.id}: a which-source puzzle before {PAGE!r}"
@@ -88,5 +96,6 @@ def test_every_which_source_question_rests_on_what_the_page_teaches():
         voice = voices()[src]
         text = quote_plain(lib.quotation(p.quotes[0]).text)
         assert any(has_word(text, w) for w in voice["words"]) or (
-            "pence" in voice["signs"] and "p " in text + " "), text
+            "pence" in voice["signs"] and "p " in text + " "
+        ), text
     assert n >= 60

@@ -14,17 +14,22 @@ from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.puzzles.base import describe, player_name
 
 #: What each kind's nudge must ask about, besides its moment.
-_ASKS = {"overlooked_table_mournival": "the deal", "split_prial": "just before it",
-         "laid_down_dead_pair": "lay down", "laid_down_prial": "lay down",
-         "laid_down_mournival": "lay down"}
+_ASKS = {
+    "overlooked_table_mournival": "the deal",
+    "split_prial": "just before it",
+    "laid_down_dead_pair": "lay down",
+    "laid_down_prial": "lay down",
+    "laid_down_mournival": "lay down",
+}
 
 
 def _puzzles() -> list[P.Puzzle]:
     """Spot puzzles over every (ruleset, players) the kind applies to, the seeds of each cycling
     through its oversight kinds and decoys, and the issue's puzzle."""
     if not _CACHE:
-        _CACHE.extend(P.generate("spot-oversight", r, n, s) for r, n, s in seeds_for(
-            "spot-oversight", 70))
+        _CACHE.extend(
+            P.generate("spot-oversight", r, n, s) for r, n, s in seeds_for("spot-oversight", 70)
+        )
         _CACHE.append(P.generate("spot-oversight", "porges", 4, 81139468373579))
     return _CACHE
 
@@ -51,17 +56,17 @@ def test_the_nudge_points_at_the_open_mistake():
         last = latest.index == len(deal.history) - 1
         seen.add(latest.kind)
         assert _ASKS[latest.kind] in nudge, (p.id, nudge)
-        if latest.kind == "overlooked_table_mournival":      # the dealer's, at the deal
+        if latest.kind == "overlooked_table_mournival":  # the dealer's, at the deal
             assert "last action" not in nudge, (p.id, nudge)
         elif last:
             assert "the last action" in nudge, (p.id, nudge)
-        elif deal.history[latest.index].kind == "lie_down":     # its cards hold the answer
+        elif deal.history[latest.index].kind == "lie_down":  # its cards hold the answer
             said = f"the lie-down of {player_name(latest.offender, p.seat)}"
             assert said in nudge and "last action" not in nudge, (p.id, nudge)
         else:
             said = describe(deal.history[latest.index], p.seat, deal.n)
             assert said in nudge and "last action" not in nudge, (p.id, nudge)
-        for o in mine:      # never the answer: not the cards any claim takes
+        for o in mine:  # never the answer: not the cards any claim takes
             assert pretty_cards(o.cards) not in nudge, (p.id, nudge)
     assert seen >= {"overlooked_table_mournival", "split_prial", "laid_down_dead_pair"}, seen
 
@@ -75,6 +80,7 @@ def test_the_issue_puzzle_points_at_the_deal():
 
 def test_every_kind_has_a_nudge():
     from tutor.puzzles.kinds.spot_oversight import _NUDGES
+
     assert set(OVERSIGHT_KINDS) <= set(_NUDGES)
 
 

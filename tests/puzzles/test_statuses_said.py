@@ -34,8 +34,9 @@ def test_end_of_play_explanations_mark_the_leftovers_status(ruleset):
             assert f"({status}: " in " ".join(p.explanation.split()), p.explanation
 
 
-@pytest.mark.parametrize("ruleset", ["inter-livery-2018", "parlett-tournament", "porges",
-                                     "parlett"])
+@pytest.mark.parametrize(
+    "ruleset", ["inter-livery-2018", "parlett-tournament", "porges", "parlett"]
+)
 def test_settlement_explanations_mark_the_leftovers_and_bonus_status(ruleset):
     lib = default_library()
     for seed in range(4):
@@ -51,8 +52,9 @@ def test_settlement_explanations_mark_the_leftovers_and_bonus_status(ruleset):
                 assert f"({status}: " in part, part
 
 
-@pytest.mark.parametrize("ruleset,players", [("parlett", 5), ("wolffauer", 4),
-                                             ("inter-livery-2018", 5)])
+@pytest.mark.parametrize(
+    "ruleset,players", [("parlett", 5), ("wolffauer", 4), ("inter-livery-2018", 5)]
+)
 def test_the_dead_pair_hint_says_the_declaration_rule_with_its_status(ruleset, players):
     status = default_library().parameter(ruleset, "hand_plays").status
     p = P.generate("dead-pair", ruleset, players, 1)

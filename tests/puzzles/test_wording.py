@@ -29,7 +29,7 @@ def test_set_up_nudges_read_right(setups):
             said.append(p.grade(str((dealer - 1) % n), 1).retry or "")
         elif len(p.answer.get("asked", ())) > 1:
             words = p.accepted[0].split()
-            words[1] = str(int(words[1]) + 1)          # the table cards wrong, the rest right
+            words[1] = str(int(words[1]) + 1)  # the table cards wrong, the rest right
             said.append(p.grade(" ".join(words), 1).retry or "")
     text = "\n".join(said)
     assert "the table cards are off" in text and "Count to the left" in text
@@ -53,9 +53,14 @@ def test_a_timeline_explanation_names_a_record_once():
 def test_captions_write_cards_as_the_figures_do():
     from tutor.teaching.blockdata import block_view
     from tutor.teaching.lessons import load_course
+
     lib = default_library()
-    captions = [block_view(b, lib)["caption"] for lesson in load_course()
-                for b in lesson.blocks("cards") if b.data.get("caption")]
+    captions = [
+        block_view(b, lib)["caption"]
+        for lesson in load_course()
+        for b in lesson.blocks("cards")
+        if b.data.get("caption")
+    ]
     assert any("♦" in c for c in captions)
     code = re.compile(r"(?<![\w-])(?:[A2-9TJQK]|10)[CDHS](?![\w-])")
     assert not [c for c in captions if code.search(c)]
@@ -64,6 +69,7 @@ def test_captions_write_cards_as_the_figures_do():
 def test_what_the_coach_quotes_points_at_nothing_below_or_above():
     from tutor.teaching.lessons import load_course
     from tutor.teaching.lessons._stops import page_words
+
     course = {lesson.id: lesson for lesson in load_course()}
     shown = []
     for lesson in course.values():
@@ -78,26 +84,30 @@ def test_what_the_coach_quotes_points_at_nothing_below_or_above():
 
 def test_an_action_mid_sentence_keeps_its_rank_letters():
     from tutor.app.play.sheet import _mid_sentence
+
     assert _mid_sentence("You capture A♦ with A♣") == "you capture A♦ with A♣"
     assert _mid_sentence("You capture AD with AC") == "you capture AD with AC"
 
 
 #: Words a new user tripped on, never in any generated puzzle's question, explanation or hints.
-TRIPS = {"a title's The mid-sentence": re.compile(r"[Uu]nder The |, but The "),
-         "at most 0 unseen": re.compile(r"at most 0 unseen"),
-         "a word twice": re.compile(r"\b(seat|the|a) \1\b"),
-         "a rank letter lowered": re.compile(r"(?<![\w])[ajqkt][♠♥♦♣]"),
-         "a plural with is": re.compile(r"cards is off")}
+TRIPS = {
+    "a title's The mid-sentence": re.compile(r"[Uu]nder The |, but The "),
+    "at most 0 unseen": re.compile(r"at most 0 unseen"),
+    "a word twice": re.compile(r"\b(seat|the|a) \1\b"),
+    "a rank letter lowered": re.compile(r"(?<![\w])[ajqkt][♠♥♦♣]"),
+    "a plural with is": re.compile(r"cards is off"),
+}
 
 
 def test_no_generated_puzzle_trips_a_new_user():
     from tutor.puzzles.registry import KINDS
+
     seen, found = 0, []
     for kind in KINDS:
         for seed in range(12):
             try:
                 p = P.generate(kind, seed=seed)
-            except Exception:       # a kind that cannot be set at this seed: not wording
+            except Exception:  # a kind that cannot be set at this seed: not wording
                 continue
             seen += 1
             text = "\n".join([p.question, p.explanation, *p.hints])

@@ -44,8 +44,13 @@ def _cue(p, own: bool, dealer: bool) -> str:
         return f"claim {RANK_PLURALS[four[0]]}"
     if own and mine:
         return "pass"
-    if last is not None and last.kind == "capture" and len(last.cards) == 1 \
-            and len(last.table) == 1 and table[rank_of(last.cards[0])] == 2:
+    if (
+        last is not None
+        and last.kind == "capture"
+        and len(last.cards) == 1
+        and len(last.table) == 1
+        and table[rank_of(last.cards[0])] == 2
+    ):
         return f"claim {RANK_PLURALS[rank_of(last.cards[0])]}"
     if last is not None and last.kind == "lie_down":
         held = Counter(rank_of(c) for c in last.cards)
@@ -77,8 +82,13 @@ def engine(p) -> str:
 
 
 LEARNERS: dict[str, Callable] = {
-    "pass": lambda p: "pass", "one-rank": lambda p: "claim sevens", "cue": cue,
-    "cue+own": cue_own, "cue+own+dealer": cue_own_dealer, "engine": engine}
+    "pass": lambda p: "pass",
+    "one-rank": lambda p: "claim sevens",
+    "cue": cue,
+    "cue+own": cue_own,
+    "cue+own+dealer": cue_own_dealer,
+    "engine": engine,
+}
 
 
 def right(p, text: str) -> bool:
@@ -109,8 +119,10 @@ def chance(ps) -> float:
 
 def scores(ps) -> dict[str, float]:
     """Each learner's share right on ``ps``."""
-    return {name: sum(right(p, f(p)) for p in ps) / len(ps) if ps else 0.0
-            for name, f in LEARNERS.items()}
+    return {
+        name: sum(right(p, f(p)) for p in ps) / len(ps) if ps else 0.0
+        for name, f in LEARNERS.items()
+    }
 
 
 def storm(learner, seed: int, minutes: float = 3.0) -> tuple[float, int, list]:
@@ -121,6 +133,7 @@ def storm(learner, seed: int, minutes: float = 3.0) -> tuple[float, int, list]:
 
     def answer(prompt):
         return learner(state["asked"][-1])
+
     drill = OversightDrill(ScriptedIO(answer, out, FakeClock(default=2.0)), seed=seed)
     orig = drill.next_puzzle
 
@@ -128,7 +141,8 @@ def storm(learner, seed: int, minutes: float = 3.0) -> tuple[float, int, list]:
         p = orig(*a, **k)
         state["asked"].append(p)
         return p
-    drill.next_puzzle = next_puzzle           # type: ignore[method-assign]
+
+    drill.next_puzzle = next_puzzle  # type: ignore[method-assign]
     res = drill.storm(minutes=minutes)
     top = max([1] + [int(x) for x in re.findall(r"difficulty (\d) of 5", out.file.getvalue())])
     pairs = [(p, a.correct) for p, a in zip(state["asked"], res.answers)]
@@ -143,8 +157,10 @@ def main(n: int = 225, seeds: int = 8) -> None:
         ps = positions(level, n)
         dec = [p for p in ps if decided(p)]
         a, b = scores(ps), scores(dec)
-        print(f"{level:>5}  {len(dec) / n:7.2f} {chance(dec):6.2f}  "
-              + "  ".join(f"{a[x]:6.2f} / {b[x]:5.2f}" for x in names))
+        print(
+            f"{level:>5}  {len(dec) / n:7.2f} {chance(dec):6.2f}  "
+            + "  ".join(f"{a[x]:6.2f} / {b[x]:5.2f}" for x in names)
+        )
     print(f"storm (3 minutes, 2 s an answer), {seeds} seeds: mean accuracy, highest level")
     for name in ("pass", "cue", "cue+own", "cue+own+dealer", "engine"):
         runs = [storm(LEARNERS[name], s) for s in range(seeds)]
@@ -152,8 +168,10 @@ def main(n: int = 225, seeds: int = 8) -> None:
         top = max(r[1] for r in runs)
         dec = [ok for r in runs for p, ok in r[2] if decided(p)]
         dec_s = f"{sum(dec) / len(dec):.2f} of {len(dec)}" if dec else "-"
-        print(f"  {name:>15}: {acc:.2f} (min {min(r[0] for r in runs):.2f}, max "
-              f"{max(r[0] for r in runs):.2f}), top level {top}, judged by counting {dec_s}")
+        print(
+            f"  {name:>15}: {acc:.2f} (min {min(r[0] for r in runs):.2f}, max "
+            f"{max(r[0] for r in runs):.2f}), top level {top}, judged by counting {dec_s}"
+        )
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ def _shown_quotations(pack) -> list[str]:
         out.extend(t for t, _ in n.get("quotes", []))
         for child in n["children"]:
             walk(child)
+
     for r in pack.tree["roots"]:
         walk(r)
     for ev in pack.tree["evidence"]:
@@ -68,8 +69,9 @@ def test_the_contested_rules_in_each_sources_words(pack, library):
     # only rules on which the rulesets differ
     assert all(len({r["value"] for r in c["readings"]}) > 1 for c in pack.contested)
     bonus = {r["source"]: r for r in by["bonus_to"]["readings"]}
-    assert "last capture" in bonus["porges"]["value"] and "last player" in \
-        bonus["du-coeur"]["value"]
+    assert (
+        "last capture" in bonus["porges"]["value"] and "last player" in bonus["du-coeur"]["value"]
+    )
     assert any("last pair" in t for t, _ in bonus["porges"]["quotes"])
     # the dead-pair rule in the words of the sources that state it
     dead = " ".join(t for r in by["hand_plays"]["readings"] for t, _ in r["quotes"])
@@ -91,38 +93,42 @@ def test_the_family_tree_and_timeline_come_from_the_source_files(pack, library):
     il = children["parlett"]["children"][0]
     assert il["status"] == "read" and il["note"] and il["quotes"] == []
     # the copied sentences side by side, and how much of them is the same
-    ev, = pack.tree["evidence"]
+    (ev,) = pack.tree["evidence"]
     assert len(ev["pairs"]) >= 5 and all(p["same"] >= 0.5 for p in ev["pairs"])
-    assert any(p["verbatim"] for p in ev["pairs"])               # pair for pair, in the tips
+    assert any(p["verbatim"] for p in ev["pairs"])  # pair for pair, in the tips
     keys = [e["key"] for e in pack.timeline]
     assert keys == sorted(keys) and pack.timeline[0]["date"] == "1522"
-    texts = {e["citation"].split(",")[0]: e["date"] for e in pack.timeline
-             if e["entry"] == "text"}
-    assert texts["Justin du Coeur"] == "August 1996" and texts["Michel Wolffauer"] == \
-        "10 December 2009"
+    texts = {e["citation"].split(",")[0]: e["date"] for e in pack.timeline if e["entry"] == "text"}
+    assert (
+        texts["Justin du Coeur"] == "August 1996"
+        and texts["Michel Wolffauer"] == "10 December 2009"
+    )
     assert texts["games.porg.es (a card-games compendium)"] == "undated"
     # only a record of this game's name is tagged as the name (issue 33): du Coeur's aside on
     # another game is tagged as another meaning, Willughby's as a description of play
     tags = {e["id"]: e["tag"] for e in pack.timeline if e["entry"] == "record"}
     assert tags["florio-andar-a-pisciare"].startswith("another meaning")
-    assert tags["willughby-1665"] == "a description of play" and tags["skelton-1522"] == \
-        "the name"
+    assert tags["willughby-1665"] == "a description of play" and tags["skelton-1522"] == "the name"
 
 
 def test_the_transcriptions_of_willughby_are_compared(pack):
-    t, = pack.transcriptions
+    (t,) = pack.transcriptions
     assert "Game at cards" in t["a"][0] and "game at cards" in t["b"][0]
     assert ("capital", "Game", "game") in t["differences"]
-    assert word_diff("a **pair** of aces", "a pair of Aces.")["differences"] == \
-        [("capital", "aces", "Aces"), ("punctuation", "", ".")]
+    assert word_diff("a **pair** of aces", "a pair of Aces.")["differences"] == [
+        ("capital", "aces", "Aces"),
+        ("punctuation", "", "."),
+    ]
 
 
 def test_the_comparison_table_has_every_parameter_and_status(pack, library):
     cmp_ = pack.comparison
     assert cmp_["columns"] == list(library.rulesets)
     labels = [r["label"] for r in cmp_["rows"]]
-    assert "bonus to" in labels and "5 players: hand/table; antes dealer/others; bonus; " \
-        "breakeven" in labels
+    assert (
+        "bonus to" in labels
+        and "5 players: hand/table; antes dealer/others; bonus; breakeven" in labels
+    )
     bonus = next(r for r in cmp_["rows"] if r["label"] == "bonus to")
     statuses = {rid: c[1] for rid, c in zip(cmp_["columns"], bonus["cells"])}
     assert statuses["porges"] == "read" and statuses["parlett"] == "stated" and bonus["differs"]
@@ -144,7 +150,8 @@ def test_ours_is_marked_and_the_quiz_is_seeded(pack, library):
     assert handout.count('<div class="puzzle">') == len(pack.quiz)
     assert '<section class="key">' not in handout and '<section class="key">' in page
     assert "For the teacher:" not in handout and "Our reading:" not in handout.replace(
-        "<em>Our reading:</em> The page carries no date", "")
+        "<em>Our reading:</em> The page carries no date", ""
+    )
     assert "<script" not in page and "<script" not in handout
 
 
@@ -162,6 +169,7 @@ def test_the_handout_has_passages_a_glossary_and_room_to_write(pack, library):
     """Issue 33: passages long enough for a group, exactly as the files hold them (markup
     kept and said what it is), a glossary of the game's words, and room to write."""
     from tutor.engine.sources import source_text
+
     assert [p["source"] for p in pack.passages] == ["parlett", "du-coeur", "porges"]
     for p in pack.passages:
         assert len(p["text"]) > 1200
@@ -196,10 +204,14 @@ def test_the_class_data_is_checked(tmp_path, library):
 
     bad = good.replace("  - minutes: 6\n", "  - minutes: 7\n", 1)
     assert "the plan's steps take 51 minutes, not 50" in error(bad)
-    bad = good.replace('from: "Whoever cuts the lowest card', 'from: "Whoever cuts the highest card')
+    bad = good.replace(
+        'from: "Whoever cuts the lowest card', 'from: "Whoever cuts the highest card'
+    )
     msg = error(bad)
-    assert msg.startswith(f"source-criticism.yaml:{line_of(bad, 'Whoever cuts the highest')}: "
-                          "passages.0.from: 'Whoever cuts the highest card")
+    assert msg.startswith(
+        f"source-criticism.yaml:{line_of(bad, 'Whoever cuts the highest')}: "
+        "passages.0.from: 'Whoever cuts the highest card"
+    )
     bad = good.replace('"du-coeur:dealer-not-explicit"', '"du-coeur:nowhere"')
     msg = error(bad)
     assert msg.startswith(f"source-criticism.yaml:{line_of(bad, 'du-coeur:nowhere')}: ")
@@ -212,8 +224,9 @@ def test_the_class_data_is_checked(tmp_path, library):
     assert "'trees' is not a section of the pack" in error(bad)
 
 
-def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_key(tmp_path,
-                                                                                 library):
+def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_key(
+    tmp_path, library
+):
     good = C.class_path().read_text(encoding="utf-8")
     path = tmp_path / "source-criticism.yaml"
 
@@ -228,16 +241,21 @@ def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_ke
         return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
     bad = good.replace("{kind: reading, count: 2}", "{kind: reading, count: two}")
-    assert error(bad) == (f"source-criticism.yaml:{line_of(bad, 'count: two')}: quiz[2].count: "
-                          "must be a whole number")
+    assert error(bad) == (
+        f"source-criticism.yaml:{line_of(bad, 'count: two')}: quiz[2].count: must be a whole number"
+    )
     bad = good.replace("minutes: 50\n", "")
     assert error(bad) == "source-criticism.yaml:1: minutes: is missing"
     bad = good.replace("{kind: reading, count: 2}", "{kind: reading, count: 2, level: 3}")
-    assert error(bad) == (f"source-criticism.yaml:{line_of(bad, 'level: 3')}: quiz[2].level: "
-                          "is not a key here (keys: kind, count)")
+    assert error(bad) == (
+        f"source-criticism.yaml:{line_of(bad, 'level: 3')}: quiz[2].level: "
+        "is not a key here (keys: kind, count)"
+    )
     bad = good.replace("minutes: 50\n", "minutes: 50\nhomework: none\n")
-    assert error(bad).startswith(f"source-criticism.yaml:{line_of(bad, 'homework')}: homework: "
-                                 "is not a key here (keys: title, minutes, intro, quiz, plan,")
+    assert error(bad).startswith(
+        f"source-criticism.yaml:{line_of(bad, 'homework')}: homework: "
+        "is not a key here (keys: title, minutes, intro, quiz, plan,"
+    )
 
 
 def test_laugh_class_pack(tmp_path, capsys):
@@ -259,39 +277,64 @@ def test_laugh_class_pack(tmp_path, capsys):
 
 
 def _chromium():
-    return next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
-                 if shutil.which(n)), None)
+    return next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
 
 
 def print_pdf(html_file: Path, tmp_path: Path) -> int:
     """Print ``html_file`` to PDF with headless Chromium; returns the number of pages."""
     pdf = html_file.with_suffix(".pdf")
-    subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-quic", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer",
-                    f"--print-to-pdf={pdf}", html_file.as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            html_file.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes()))
 
 
-chromium = [pytest.mark.chromium,
-            pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")]
+chromium = [
+    pytest.mark.chromium,
+    pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed"),
+]
 
 
-@pytest.mark.parametrize("args, pages", [
-    # the lesson over four pages, six puzzles on two, the key
-    (["worksheet", "10", "--seed", "1"], 7),
-    # the lesson over two pages, four puzzles on two, the blank score sheet, the key
-    (["worksheet", "11", "--seed", "1"], 6),
-    # the teacher's notes: plan, timeline, tree, transcriptions and passages; the contested
-    # rules with our readings; the comparison table (a landscape page); causes; questions and
-    # tasks with notes; the key
-    (["class", "pack", "--seed", "1"], 16),
-    # the students' handout: glossary and timeline; the passages; transcriptions and the
-    # contested rules; questions and tasks; the quiz on three pages
-    (["class", "pack", "--for", "students", "--seed", "1"], 16),
-])
+@pytest.mark.parametrize(
+    "args, pages",
+    [
+        # the lesson over four pages, six puzzles on two, the key
+        (["worksheet", "10", "--seed", "1"], 7),
+        # the lesson over two pages, four puzzles on two, the blank score sheet, the key
+        (["worksheet", "11", "--seed", "1"], 6),
+        # the teacher's notes: plan, timeline, tree, transcriptions and passages; the contested
+        # rules with our readings; the comparison table (a landscape page); causes; questions and
+        # tasks with notes; the key
+        (["class", "pack", "--seed", "1"], 16),
+        # the students' handout: glossary and timeline; the passages; transcriptions and the
+        # contested rules; questions and tasks; the quiz on three pages
+        (["class", "pack", "--for", "students", "--seed", "1"], 16),
+    ],
+)
 @pytest.mark.chromium
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
 def test_printed_page_counts(tmp_path, args, pages):
@@ -307,9 +350,10 @@ def test_printed_class_report_is_one_landscape_page(tmp_path):
 
     from tutor.teaching.classreport import build_report
     from tutor.teaching.classreport import render_html as report_html
+
     html = tmp_path / "report.html"
     html.write_text(report_html(build_report(three_learners(tmp_path))), encoding="utf-8")
     assert print_pdf(html, tmp_path) == 1
     data = html.with_suffix(".pdf").read_bytes()
     box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
-    assert float(box.group(1)) > float(box.group(2))             # landscape
+    assert float(box.group(1)) > float(box.group(2))  # landscape

@@ -33,8 +33,9 @@ def check(level: int, ps: list) -> None:
     judged = [p for p in ps if decided(p)]
     on_judged = scores(judged)
     share = len(judged) / len(ps)
-    figures = f"level {level}: all {got}; judged {share:.2f}, chance {chance(judged):.2f}, " \
-              f"{on_judged}"
+    figures = (
+        f"level {level}: all {got}; judged {share:.2f}, chance {chance(judged):.2f}, {on_judged}"
+    )
     assert got["engine"] == 1.0, figures
     assert got["pass"] <= 0.45, figures
     assert got["one-rank"] <= 0.20, figures
@@ -46,7 +47,7 @@ def check(level: int, ps: list) -> None:
 
 
 def test_cue_learners_score_no_better_than_chance_allows():
-    check(4, positions(4, 12))          # one bag
+    check(4, positions(4, 12))  # one bag
 
 
 @pytest.mark.slow
@@ -62,8 +63,10 @@ def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
     may end on a bag's claims) and never pass the second difficulty; the cues with the
     own-action rule, with the dealer rule too, at most 80 % in every storm, and on the positions
     judged by counting or the ruleset no better than chance + 0.10."""
-    runs = {name: [storm(LEARNERS[name], seed) for seed in range(8)]
-            for name in ("pass", "cue", "cue+own", "cue+own+dealer")}
+    runs = {
+        name: [storm(LEARNERS[name], seed) for seed in range(8)]
+        for name in ("pass", "cue", "cue+own", "cue+own+dealer")
+    }
     assert all(top == 1 for _, top, _ in runs["pass"])
     assert sum(acc for acc, _, _ in runs["cue"]) / 8 <= 0.60
     assert all(top <= 2 for _, top, _ in runs["cue"])
@@ -77,7 +80,7 @@ def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
 
 def test_a_run_rises_only_with_a_right_claim_and_a_right_pass():
     for length in (STREAK_RUN, STORM_RUN):
-        for only in (True, False):          # all claims, or all passes: never
+        for only in (True, False):  # all claims, or all passes: never
             run = Run()
             for _ in range(3 * length):
                 run.add(only)

@@ -44,6 +44,7 @@ def hooked(drill):
     def next_puzzle(*a, **k):
         drill.current = orig(*a, **k)
         return drill.current
+
     drill.next_puzzle = next_puzzle
     return drill
 
@@ -53,6 +54,7 @@ def wrong_for(p) -> str:
 
 
 # -- oversights -------------------------------------------------------------------------------
+
 
 def test_streak_counts_right_answers_until_the_first_miss(store):
     holder = {}
@@ -81,8 +83,7 @@ def test_streak_counts_right_answers_until_the_first_miss(store):
 
 def test_streak_ends_when_the_position_clock_runs_out(store):
     holder = {}
-    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(),
-                       delays=[2.0, 30.0])
+    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(), delays=[2.0, 30.0])
     drill = hooked(OversightDrill(io_, seed=4, store=store))
     holder["d"] = drill
     res = drill.streak(limit=10)
@@ -138,9 +139,9 @@ def test_storm_scoring_penalties_and_combo_bonuses(store):
 
 def test_streak_raises_the_difficulty_only_after_runs_and_says_so(store):
     from tutor.teaching.drills.oversights import STREAK_RUN
+
     holder = {}
-    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(),
-                       default=1.0)
+    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(), default=1.0)
     drill = hooked(OversightDrill(io_, seed=1, store=store))
     asked = []
     orig = drill.next_puzzle
@@ -148,6 +149,7 @@ def test_streak_raises_the_difficulty_only_after_runs_and_says_so(store):
     def next_puzzle(difficulty=None):
         asked.append(difficulty)
         return orig(difficulty=difficulty)
+
     drill.next_puzzle = next_puzzle
     holder["d"] = drill
     drill.streak(limit=20, max_positions=2 * STREAK_RUN + 1)
@@ -161,6 +163,7 @@ def test_streak_raises_the_difficulty_only_after_runs_and_says_so(store):
 
 def test_storm_difficulty_needs_a_run_at_the_current_one(store):
     from tutor.teaching.drills.oversights import STORM_RUN
+
     holder = {}
     n = {"i": 0}
 
@@ -177,6 +180,7 @@ def test_storm_difficulty_needs_a_run_at_the_current_one(store):
     def next_puzzle(difficulty=None):
         asked.append(difficulty)
         return orig(difficulty=difficulty)
+
     drill.next_puzzle = next_puzzle
     holder["d"] = drill
     drill.storm(minutes=3, max_positions=2 * STORM_RUN + 1)
@@ -184,7 +188,8 @@ def test_storm_difficulty_needs_a_run_at_the_current_one(store):
     # STORM_RUN right answers in a row
     assert asked == [1] * (2 * STORM_RUN - 1) + [2, 2]
     assert "right in a row: harder positions now (difficulty 2 of 5)." in " ".join(
-        out.file.getvalue().split())
+        out.file.getvalue().split()
+    )
     shown = [c for c in io_.clock.shown if c is not None]
     assert shown[0].label == "Storm · score 0" and shown[0].total == 180
 
@@ -200,6 +205,7 @@ def test_combo_bonus_schedule():
 
 
 # -- counting -----------------------------------------------------------------------------------
+
 
 class CountLearner:
     """Answers the counting questions from the engine (or wrongly, when told to)."""
@@ -233,8 +239,14 @@ def count_drill(store, library, wrong=(), speed=2.0, run=2):
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     holder, clock = {}, FakeClock()
-    drill = CountDrill(ScriptedIO(lambda prompt: holder["learner"](prompt), out, clock),
-                       rulesets, speed=speed, seed=7, run=run, store=store)
+    drill = CountDrill(
+        ScriptedIO(lambda prompt: holder["learner"](prompt), out, clock),
+        rulesets,
+        speed=speed,
+        seed=7,
+        run=run,
+        store=store,
+    )
     holder["learner"] = CountLearner(drill, wrong)
     orig = drill.make_round
 
@@ -242,12 +254,14 @@ def count_drill(store, library, wrong=(), speed=2.0, run=2):
         drill.current = orig()
         drill.current.ranks = ()
         return drill.current
+
     drill.make_round = make_round
     orig_ask = drill.ask
 
     def ask(rnd, names):
         drill.current = rnd
         return orig_ask(rnd, names)
+
     drill.ask = ask
     return drill, out, clock
 
@@ -288,7 +302,7 @@ def test_count_answers_against_a_clock(store, library):
     answer with no time recorded, and the pace does not rise."""
     drill, out, clock = count_drill(store, library, speed=2.0, run=1)
     drill.limit = 10.0
-    clock.delays = [0.0, 12.0]          # Enter to start, then the first answer: too late
+    clock.delays = [0.0, 12.0]  # Enter to start, then the first answer: too late
     res = drill.session(rounds=1)
     rnd = res.rounds[0]
     assert rnd.results[0] == ("unseen", False, None)
@@ -313,6 +327,7 @@ def test_count_answer_parsing():
 
 
 # -- settlement ---------------------------------------------------------------------------------
+
 
 def test_the_working_ends_at_the_engines_settlement(library, house):
     rulesets = [r for _, r in sorted(house.items())]
@@ -345,14 +360,15 @@ def test_settle_drill_scores_each_ruleset(store, library):
     def make():
         holder["q"] = orig()
         return holder["q"]
+
     drill.make_question = make
     res = drill.session(rounds=6)
     assert [a.correct for a in res.answers] == [True, False, True, True, False, True]
-    assert all(a.seconds == pytest.approx(3.0 if i == 0 else 1.5)
-               for i, a in enumerate(res.answers))
+    assert all(
+        a.seconds == pytest.approx(3.0 if i == 0 else 1.5) for i, a in enumerate(res.answers)
+    )
     rows = store.answers()
-    assert len(rows) == 6 and all(a.kind == "settlement" and "settlement" in a.themes
-                                  for a in rows)
+    assert len(rows) == 6 and all(a.kind == "settlement" and "settlement" in a.themes for a in rows)
     assert "is not a whole number" in out.file.getvalue()
 
 
@@ -374,6 +390,7 @@ def test_settle_drill_clock_tightens_only_after_a_run_of_right_answers(store, li
         next(plan)
         holder["q"] = orig()
         return holder["q"]
+
     drill.make_question = make
     res = drill.session(rounds=7)
     assert [a.correct for a in res.answers] == [True, True, False, True, True, True, True]
@@ -392,6 +409,7 @@ def test_settle_drill_clock_tightens_only_after_a_run_of_right_answers(store, li
 def test_piped_answers_record_no_time(store, library):
     """Answers read from a pipe (a virtual clock) are graded but their time is not recorded."""
     from tutor.app.clock import VirtualClock
+
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     holder = {}
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
@@ -402,6 +420,7 @@ def test_piped_answers_record_no_time(store, library):
     def make():
         holder["q"] = orig()
         return holder["q"]
+
     drill.make_question = make
     res = drill.session(rounds=2)
     assert [a.correct for a in res.answers] == [True, True]
@@ -417,21 +436,25 @@ def test_parse_signed():
 
 # -- weak spots -----------------------------------------------------------------------------------
 
+
 def test_weak_spots_practise_the_weakest_skill_first(store, library):
     t0 = 1_700_000_000.0
     for i in range(6):
         store.record_answer(f"s{i}", "settlement", ["settlement", "stakes"], False, 20, at=t0 + i)
-        store.record_answer(f"o{i}", "spot-oversight", ["oversight", "split-prial"], True, 3,
-                            at=t0 + i)
+        store.record_answer(
+            f"o{i}", "spot-oversight", ["oversight", "split-prial"], True, 3, at=t0 + i
+        )
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     holder = {}
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     import tutor.teaching.drills.settle as settle
+
     orig = settle.SettleDrill.make_question
 
     def make(self):
         holder["q"] = orig(self)
         return holder["q"]
+
     settle.SettleDrill.make_question = make
     try:
         io_ = ScriptedIO(lambda p: str(holder["q"].answer), out, FakeClock())
@@ -440,11 +463,12 @@ def test_weak_spots_practise_the_weakest_skill_first(store, library):
         settle.SettleDrill.make_question = orig
     assert (right, asked) == (1, 1)
     text = out.file.getvalue()
-    assert "Item 1 of 1: Settle the deal" in text         # the kind's title (issue 45)
+    assert "Item 1 of 1: Settle the deal" in text  # the kind's title (issue 45)
     assert store.answers()[-1].kind == "settlement" and store.answers()[-1].correct
 
 
 # -- the command line -----------------------------------------------------------------------------
+
 
 def test_laugh_drill_from_the_command_line(tmp_path):
     import os
@@ -452,19 +476,22 @@ def test_laugh_drill_from_the_command_line(tmp_path):
     from pathlib import Path
 
     from support import laugh_process
+
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
 
     def laugh(*args, stdin=""):
         return laugh_process(["drill", *args], stdin, env, cwd=Path.cwd(), timeout=60)
 
-    p = laugh("oversights", "--seed", "3", "--positions", "2", "--mode", "storm",
-              stdin="pass\nnothing\n")
+    p = laugh(
+        "oversights", "--seed", "3", "--positions", "2", "--mode", "storm", stdin="pass\nnothing\n"
+    )
     assert p.returncode == 0, p.stderr
     assert "Storm over:" in p.stdout
     p = laugh("settle", "--seed", "3", "--rounds", "2", "--ruleset", "porges", stdin="0\n1\n")
     assert p.returncode == 0 and "Settlement: " in p.stdout
-    p = laugh("count", "--seed", "3", "--rounds", "1", "--ruleset", "parlett",
-              stdin="\n0 0\nnone\nnone\n")
+    p = laugh(
+        "count", "--seed", "3", "--rounds", "1", "--ruleset", "parlett", stdin="\n0 0\nnone\nnone\n"
+    )
     assert p.returncode == 0 and "Counting: " in p.stdout
     db = sqlite3.connect(tmp_path / "progress.sqlite3")
     kinds = [k for (k,) in db.execute("SELECT kind FROM answers")]
@@ -479,8 +506,9 @@ def test_laugh_drill_from_the_command_line(tmp_path):
 
 
 def test_weak_spots_pose_puzzles_of_other_kinds(store, library):
-    store.record_answer("x", "dead-pair", ["dead-pair", "declaration"], False, 9,
-                        at=1_700_000_000.0)
+    store.record_answer(
+        "x", "dead-pair", ["dead-pair", "declaration"], False, 9, at=1_700_000_000.0
+    )
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     io_ = ScriptedIO(["no"] * 3, out, FakeClock())
@@ -496,8 +524,10 @@ def test_weak_spots_serve_rated_puzzles_near_the_learner_with_a_second_try(store
     # and records it, so the first try is rated; a wrong first try gets the nudge and a second
     # try (a retry: not rated) before the answer is shown
     from tutor.puzzles import from_id
-    store.record_answer("x", "dead-pair", ["dead-pair", "declaration"], False, 9,
-                        at=1_700_000_000.0)
+
+    store.record_answer(
+        "x", "dead-pair", ["dead-pair", "declaration"], False, 9, at=1_700_000_000.0
+    )
     band = store.choose_difficulty("dead-pair")
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
@@ -505,9 +535,9 @@ def test_weak_spots_serve_rated_puzzles_near_the_learner_with_a_second_try(store
     practise_weak_spots(io_, rulesets, items=1, seed=4, store=store)
     rows = [a for a in store.answers() if a.puzzle_id != "x"]
     assert rows[0].difficulty == band and not rows[0].retry
-    assert store.rating("learner") is not None            # the first try was rated
+    assert store.rating("learner") is not None  # the first try was rated
     puzzle = from_id(rows[0].puzzle_id)
-    assert not rows[0].correct          # "no" is wrong here: the second try is asked
+    assert not rows[0].correct  # "no" is wrong here: the second try is asked
     assert len(rows) == 2 and rows[1].retry and rows[1].puzzle_id == puzzle.id
     text = " ".join(out.file.getvalue().split())
     # the weak-spots drill said "One more try." where a lesson says this (issue 29: one loop)
@@ -527,20 +557,22 @@ def test_on_a_points_ruleset_the_settle_drill_never_suggests_negative_points(sto
         return str(holder["q"].answer) if text is None else text
 
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    drill = SettleDrill(ScriptedIO(answer, out, FakeClock(default=1.0)), rulesets, seed=3,
-                        store=store)
+    drill = SettleDrill(
+        ScriptedIO(answer, out, FakeClock(default=1.0)), rulesets, seed=3, store=store
+    )
     orig = drill.make_question
 
     def make():
         holder["q"] = orig()
         return holder["q"]
+
     drill.make_question = make
     res = drill.session(rounds=1)
     text = out.file.getvalue()
     assert "Your points? (a whole number, 0 or more: 0, 2 or 5)" in text
     assert "-2 or 0" not in text and "+3" not in text
     assert "points are never below 0" in text
-    assert "is not a whole number" in text and "9" * 100 not in text      # cut, not echoed
+    assert "is not a whole number" in text and "9" * 100 not in text  # cut, not echoed
     assert [a.correct for a in res.answers] == [True] and len(store.answers()) == 1
     with pytest.raises(NotationError, match="never below 0"):
         parse_signed("-1", points=True)
@@ -552,6 +584,7 @@ def test_pairs_scoring_never_gives_negative_points(library):
 
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
+
     for rid in ("inter-livery-2018", "parlett-tournament"):
         rs = library.rulesets[rid]
         for seed in range(40):
@@ -562,6 +595,7 @@ def test_pairs_scoring_never_gives_negative_points(library):
 
 # -- what an interrupted drill says it saved (issue 23) ------------------------------------------
 
+
 def _one_right_then(end):
     holder, plan = {}, iter(["right"])
 
@@ -571,6 +605,7 @@ def _one_right_then(end):
         except StopIteration:
             raise end from None
         return holder["d"].current.expected_answer_text()
+
     return holder, answer
 
 
@@ -584,7 +619,9 @@ def test_a_drill_without_a_store_says_nothing_was_saved(end):
     with pytest.raises(end):
         drill.streak(limit=20)
     said = out.file.getvalue()
-    assert "Streak stopped at 1; nothing saved (--no-save)." in said and "1 answer saved" not in said
+    assert (
+        "Streak stopped at 1; nothing saved (--no-save)." in said and "1 answer saved" not in said
+    )
 
 
 def test_an_interrupted_drill_says_what_the_store_wrote(store):
@@ -611,8 +648,10 @@ def test_a_drill_in_a_store_that_cannot_save_says_nothing_was_saved(tmp_path):
         with pytest.raises(EOFError):
             drill.streak(limit=20)
     said = " ".join(out.file.getvalue().split())
-    assert (f"Streak stopped at 1; nothing saved; 1 not saved (your progress cannot be saved: "
-            f"the folder {blocker / 'sub'} cannot be created (Not a directory)).") in said
+    assert (
+        f"Streak stopped at 1; nothing saved; 1 not saved (your progress cannot be saved: "
+        f"the folder {blocker / 'sub'} cannot be created (Not a directory))."
+    ) in said
 
 
 def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, library):
@@ -620,10 +659,17 @@ def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, 
     spotting oversights (weak.py passed a bool where the oversight drill's record expected an
     attempt).  The position is posed, graded and recorded like any other item."""
     for i in range(6):
-        store.record_answer(f"o{i}", "spot-oversight", ["oversight", "split-prial"], False, 20,
-                            at=1_700_000_000.0 + i)
-        store.record_answer(f"s{i}", "settlement", ["settlement", "stakes"], True, 3,
-                            at=1_700_000_000.0 + i)
+        store.record_answer(
+            f"o{i}",
+            "spot-oversight",
+            ["oversight", "split-prial"],
+            False,
+            20,
+            at=1_700_000_000.0 + i,
+        )
+        store.record_answer(
+            f"s{i}", "settlement", ["settlement", "stakes"], True, 3, at=1_700_000_000.0 + i
+        )
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     asked = []
@@ -631,10 +677,12 @@ def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, 
     def answer(prompt):
         asked.append(prompt)
         return "pass"
-    right, n = practise_weak_spots(ScriptedIO(answer, out, FakeClock()), rulesets, items=1,
-                                   seed=2, store=store)
+
+    right, n = practise_weak_spots(
+        ScriptedIO(answer, out, FakeClock()), rulesets, items=1, seed=2, store=store
+    )
     assert n == 1
     text = out.file.getvalue()
-    assert "Item 1 of 1: Spot the oversight\n" in text and "Answer:" in text     # issue 45
+    assert "Item 1 of 1: Spot the oversight\n" in text and "Answer:" in text  # issue 45
     new = [a for a in store.answers() if a.kind == "spot-oversight" and a.puzzle_id[0] != "o"]
     assert new and new[0].correct == bool(right) and not new[0].retry

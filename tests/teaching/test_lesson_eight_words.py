@@ -27,7 +27,7 @@ def _check(lesson) -> None:
             assert m, f"lesson {lesson.number}: {sentence!r} names no puzzles it is for"
             n = _COUNT[m.group(2)]
             said = kinds[:n] if m.group(1) == "first" else kinds[-n:]
-            for k in said:      # answered with cards, not a letter among choices
+            for k in said:  # answered with cards, not a letter among choices
                 p = P.generate(k, seed=0)
                 assert "choices" not in p.answer, (lesson.number, sentence, k)
 

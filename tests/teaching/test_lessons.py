@@ -61,6 +61,7 @@ def problems_of(path: Path) -> list[str]:
 
 # --- the course as shipped ------------------------------------------------------------------
 
+
 def test_the_course_has_eleven_checked_lessons():
     lessons = load_course()
     assert len(lessons) >= 11
@@ -93,23 +94,42 @@ def test_course_index_reads_front_matter_only():
     entries = course_index()
     assert [e.number for e in entries] == list(range(1, len(entries) + 1))
     assert entries[0].id == "history" and entries[0].title
-    code = ("import sys, tutor.teaching.lessons as L; L.course_index(); "
-            "print('markdown_it' in sys.modules, 'tutor.engine.sources' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=str(ROOT), check=True).stdout.split()
+    code = (
+        "import sys, tutor.teaching.lessons as L; L.course_index(); "
+        "print('markdown_it' in sys.modules, 'tutor.engine.sources' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT), check=True
+    ).stdout.split()
     assert out == ["False", "False"]
 
 
 def test_find_lesson_by_number_or_id():
     assert find_lesson("3").id == find_lesson(find_lesson(3).id).id
     from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError, match=r"unknown lesson 'nope' \(lessons, by number, file name "
-                                         r"or id: 01-history, 02-terms"):
+
+    with pytest.raises(
+        UsageError,
+        match=r"unknown lesson 'nope' \(lessons, by number, file name "
+        r"or id: 01-history, 02-terms",
+    ):
         find_lesson("nope")
 
 
-@pytest.mark.parametrize("key", [8, "8", "08", " 8 ", "08-oversights", "08-oversights.md",
-                                 "oversights", "OVERSIGHTS", "lessons/08-oversights.md"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        8,
+        "8",
+        "08",
+        " 8 ",
+        "08-oversights",
+        "08-oversights.md",
+        "oversights",
+        "OVERSIGHTS",
+        "lessons/08-oversights.md",
+    ],
+)
 def test_a_lesson_is_named_by_number_file_name_or_id(key):
     entry = find_lesson(key)
     assert (entry.number, entry.id, entry.path.name) == (8, "oversights", "08-oversights.md")
@@ -118,6 +138,7 @@ def test_a_lesson_is_named_by_number_file_name_or_id(key):
 @pytest.mark.parametrize("key", ["", "80", "0", "09-oversights", "oversight", "08-"])
 def test_a_name_that_is_no_lesson_is_refused(key):
     from tutor.engine.errors import UsageError
+
     with pytest.raises(UsageError, match="unknown lesson"):
         find_lesson(key)
 
@@ -146,8 +167,11 @@ def test_puzzle_seed_is_stable_and_distinct():
 
 # --- the format -----------------------------------------------------------------------------
 
+
 def test_pages_blocks_and_lines(tmp_path, library):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         # First page
 
         Some text with `7H 7D`.
@@ -170,7 +194,8 @@ def test_pages_blocks_and_lines(tmp_path, library):
         ```
         plain preformatted text
         ```
-        """)
+        """,
+    )
     lesson = load_lesson(path, library)
     assert len(lesson.pages) == 2
     first, second = lesson.pages
@@ -181,81 +206,136 @@ def test_pages_blocks_and_lines(tmp_path, library):
     cards = next(i for i in second if isinstance(i, Block))
     assert cards.data["caption"] == "a caption: with a colon"
     assert isinstance(second[-2], Segment) and "plain preformatted" in second[-2].text
-    assert [b.index for b in lesson.blocks()] == [0, 1, 2]      # the last tests the objective
+    assert [b.index for b in lesson.blocks()] == [0, 1, 2]  # the last tests the objective
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("```chart\nx: 1\n```\n", r"05-sample.md:10: chart: unknown block \(blocks: quote"),
-    ("```quote\nparlett:no-such-words\n```\n",
-     r"05-sample.md:11: quote: unknown quotation 'parlett:no-such-words'"),
-    ("```quote\nnobody:deal-eight\n```\n",
-     r"05-sample.md:11: quote: unknown quotation 'nobody:deal-eight' \(sources: "),
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: juggling\n```\n",
-     r"05-sample.md:15: puzzle.kind: unknown puzzle kind 'juggling' \(kinds: spot-oversight"),
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: parlet\n```\n",
-     r"05-sample.md:16: puzzle.ruleset: unknown ruleset 'parlet' \(rulesets: "),
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: porges\n"
-     "players: 6\n```\n",
-     r"05-sample.md:17: puzzle.players: ruleset 'porges' does not cover 6 players"),
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: spot-oversight\n"
-     "ruleset: wolffauer\n```\n",
-     r"05-sample.md:16: puzzle.ruleset: puzzles of kind 'spot-oversight' cannot be set under "
-     r"'wolffauer'"),
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ncount: 50\n```\n",
-     r"05-sample.md:16: puzzle.count: 50 is not a whole number from 1 to 10"),
-    ("```quote\nparlett:deal-eight\n```\n\n```rules\nparameters: [captures, colour]\n```\n",
-     r"05-sample.md:15: rules.parameters: unknown parameter 'colour'"),
-    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: royal_flush\n```\n",
-     r"05-sample.md:15: odds.figure: unknown figure 'royal_flush'"),
-    ("```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H 7X\n```\n",
-     r"05-sample.md:15: cards.Hand: '7X' is not a card"),
-    ("```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H\nTable: 7h\n```\n",
-     r"05-sample.md:16: cards.Table: 7H is also in 'Hand'"),
-    ("```quote\nparlett:deal-eight\n```\n\n```simulate\nruleset: parlett\nbots: genius\n```\n",
-     r"05-sample.md:16: simulate.bots: unknown computer player 'genius'"),
-    ("```quote\nparlett:deal-eight\ndu-coeur:stakes\n```\n",
-     r"05-sample.md:7: sources: the lesson quotes 'du-coeur' but its front matter does not"),
-    ("Just prose.\n", r"05-sample.md:10: quote: the lesson quotes no source"),
-    ("```quote\nparlett:deal-eight\n```\n\n- item\n\n  ```odds\n  figure: hand_prial\n  ```\n",
-     r"05-sample.md:16: odds: a block must stand on its own"),
-
-    # values of the wrong shape are named, never a traceback
-    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ntheme: [counting]\n```\n",
-     r"05-sample.md:16: puzzle.theme: puzzles of kind 'count' have no theme \['counting'\]"),
-    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [[hand_prial]]\n```\n",
-     r"05-sample.md:15: odds.figure: unknown figure \['hand_prial'\]"),
-    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [{hand_prial: 1}]\n```\n",
-     r"05-sample.md:15: odds.figure: unknown figure \{'hand_prial': 1\}"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("```chart\nx: 1\n```\n", r"05-sample.md:10: chart: unknown block \(blocks: quote"),
+        (
+            "```quote\nparlett:no-such-words\n```\n",
+            r"05-sample.md:11: quote: unknown quotation 'parlett:no-such-words'",
+        ),
+        (
+            "```quote\nnobody:deal-eight\n```\n",
+            r"05-sample.md:11: quote: unknown quotation 'nobody:deal-eight' \(sources: ",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: juggling\n```\n",
+            r"05-sample.md:15: puzzle.kind: unknown puzzle kind 'juggling' \(kinds: spot-oversight",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: parlet\n```\n",
+            r"05-sample.md:16: puzzle.ruleset: unknown ruleset 'parlet' \(rulesets: ",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: porges\n"
+            "players: 6\n```\n",
+            r"05-sample.md:17: puzzle.players: ruleset 'porges' does not cover 6 players",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: spot-oversight\n"
+            "ruleset: wolffauer\n```\n",
+            r"05-sample.md:16: puzzle.ruleset: puzzles of kind 'spot-oversight' cannot be set under "
+            r"'wolffauer'",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ncount: 50\n```\n",
+            r"05-sample.md:16: puzzle.count: 50 is not a whole number from 1 to 10",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```rules\nparameters: [captures, colour]\n```\n",
+            r"05-sample.md:15: rules.parameters: unknown parameter 'colour'",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: royal_flush\n```\n",
+            r"05-sample.md:15: odds.figure: unknown figure 'royal_flush'",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H 7X\n```\n",
+            r"05-sample.md:15: cards.Hand: '7X' is not a card",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H\nTable: 7h\n```\n",
+            r"05-sample.md:16: cards.Table: 7H is also in 'Hand'",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```simulate\nruleset: parlett\nbots: genius\n```\n",
+            r"05-sample.md:16: simulate.bots: unknown computer player 'genius'",
+        ),
+        (
+            "```quote\nparlett:deal-eight\ndu-coeur:stakes\n```\n",
+            r"05-sample.md:7: sources: the lesson quotes 'du-coeur' but its front matter does not",
+        ),
+        ("Just prose.\n", r"05-sample.md:10: quote: the lesson quotes no source"),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n- item\n\n  ```odds\n  figure: hand_prial\n  ```\n",
+            r"05-sample.md:16: odds: a block must stand on its own",
+        ),
+        # values of the wrong shape are named, never a traceback
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ntheme: [counting]\n```\n",
+            r"05-sample.md:16: puzzle.theme: puzzles of kind 'count' have no theme \['counting'\]",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [[hand_prial]]\n```\n",
+            r"05-sample.md:15: odds.figure: unknown figure \['hand_prial'\]",
+        ),
+        (
+            "```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [{hand_prial: 1}]\n```\n",
+            r"05-sample.md:15: odds.figure: unknown figure \{'hand_prial': 1\}",
+        ),
+    ],
+)
 def test_each_problem_names_file_and_line(tmp_path, body, expected):
     path = write(tmp_path, body)
     found = problems_of(path)
     assert any(__import__("re").search(expected, p) for p in found), found
 
 
-@pytest.mark.parametrize("front, expected", [
-    (GOOD_FRONT.replace("minutes: 5\n", ""), r":1: minutes: missing from the front matter"),
-    (GOOD_FRONT.replace("minutes: 5", "minutes: soon"),
-     r":8: minutes: 'soon' is not a whole number of minutes"),
-    (GOOD_FRONT.replace("minutes: 5", "minutes: 5\ncolour: red"),
-     r":9: colour: unknown front matter key"),
-    (GOOD_FRONT.replace("id: sample", "id: Sample Lesson"), r":2: id: 'Sample Lesson' is not"),
-    (GOOD_FRONT.replace("  - {id: try, text: Try the format.}", "  - Try the format."),
-     r":4: objectives\[0\]: must be a list of objectives, each `\{id: ..., text: ..., "
-     r"themes: \[...\]\}`.* "
-     r"\(a plain sentence has no id\)"),
-    (GOOD_FRONT.replace("{id: try,", "{id: Try It,"),
-     r":4: objectives\[0\].id: 'Try It' is not an id"),
-    (GOOD_FRONT.replace("  - {id: try, text: Try the format.}",
-                        "  - {id: try, text: Try the format.}\n  - {id: try, text: Again.}"),
-     r":4: objectives\[1\].id: objective 'try' is listed twice"),
-    (GOOD_FRONT.replace("sources: [parlett]", "sources: [parlett, nobody]"),
-     r":7: sources: unknown source 'nobody'"),
-    (GOOD_FRONT.replace("title: A sample lesson", "title: [unclosed"),
-     r":3: front matter: not valid YAML"),
-    ("# No front matter\n", r":1: front matter: missing"),
-    ("---\nid: x\n", r":1: front matter: not closed"),
-])
+@pytest.mark.parametrize(
+    "front, expected",
+    [
+        (GOOD_FRONT.replace("minutes: 5\n", ""), r":1: minutes: missing from the front matter"),
+        (
+            GOOD_FRONT.replace("minutes: 5", "minutes: soon"),
+            r":8: minutes: 'soon' is not a whole number of minutes",
+        ),
+        (
+            GOOD_FRONT.replace("minutes: 5", "minutes: 5\ncolour: red"),
+            r":9: colour: unknown front matter key",
+        ),
+        (GOOD_FRONT.replace("id: sample", "id: Sample Lesson"), r":2: id: 'Sample Lesson' is not"),
+        (
+            GOOD_FRONT.replace("  - {id: try, text: Try the format.}", "  - Try the format."),
+            r":4: objectives\[0\]: must be a list of objectives, each `\{id: ..., text: ..., "
+            r"themes: \[...\]\}`.* "
+            r"\(a plain sentence has no id\)",
+        ),
+        (
+            GOOD_FRONT.replace("{id: try,", "{id: Try It,"),
+            r":4: objectives\[0\].id: 'Try It' is not an id",
+        ),
+        (
+            GOOD_FRONT.replace(
+                "  - {id: try, text: Try the format.}",
+                "  - {id: try, text: Try the format.}\n  - {id: try, text: Again.}",
+            ),
+            r":4: objectives\[1\].id: objective 'try' is listed twice",
+        ),
+        (
+            GOOD_FRONT.replace("sources: [parlett]", "sources: [parlett, nobody]"),
+            r":7: sources: unknown source 'nobody'",
+        ),
+        (
+            GOOD_FRONT.replace("title: A sample lesson", "title: [unclosed"),
+            r":3: front matter: not valid YAML",
+        ),
+        ("# No front matter\n", r":1: front matter: missing"),
+        ("---\nid: x\n", r":1: front matter: not closed"),
+    ],
+)
 def test_bad_front_matter(tmp_path, front, expected):
     path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n", front=front)
     found = problems_of(path)
@@ -264,6 +344,7 @@ def test_bad_front_matter(tmp_path, front, expected):
 
 def test_load_lesson_raises_the_first_problem_with_all_attached(tmp_path):
     from tutor.engine.errors import DataError
+
     path = write(tmp_path, "```quote\nparlett:nope\n```\n\n```nonsense\n```\n")
     with pytest.raises(DataError) as info:
         load_lesson(path)
@@ -283,11 +364,16 @@ def test_lessons_check_command_on_a_bad_file(tmp_path, capsys):
 def test_lessons_check_refuses_null_prerequisites_and_sources(tmp_path, capsys, value):
     """Null is not a list: ``prerequisites: null`` (or left empty) is refused as any other
     wrong type is, on one line naming the file, the line and the key."""
-    for key, line, say in (("prerequisites", 6, "must be a list of text ([] for none)"),
-                           ("sources", 7, "must be a list of text")):
+    for key, line, say in (
+        ("prerequisites", 6, "must be a list of text ([] for none)"),
+        ("sources", 7, "must be a list of text"),
+    ):
         before = "prerequisites: []" if key == "prerequisites" else "sources: [parlett]"
-        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
-                     front=GOOD_FRONT.replace(before, f"{key}: {value}".rstrip()))
+        path = write(
+            tmp_path,
+            "```quote\nparlett:deal-eight\n```\n",
+            front=GOOD_FRONT.replace(before, f"{key}: {value}".rstrip()),
+        )
         assert main(["lessons", "check", str(path)]) == 1
         out = capsys.readouterr().out.splitlines()
         assert out[0].endswith(f"05-sample.md:{line}: {key}: {say}"), out
@@ -298,11 +384,20 @@ def test_lessons_check_refuses_null_prerequisites_and_sources(tmp_path, capsys, 
 
 def test_course_checks_prerequisites_and_duplicate_ids(tmp_path, library, monkeypatch):
     import tutor.teaching.lessons._index as lessons_mod
+
     write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="01-a.md")
-    write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="02-b.md",
-          front=GOOD_FRONT.replace("prerequisites: []", "prerequisites: [later, ghost]"))
-    write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="03-c.md",
-          front=GOOD_FRONT.replace("id: sample", "id: later"))
+    write(
+        tmp_path,
+        "```quote\nparlett:deal-eight\n```\n",
+        name="02-b.md",
+        front=GOOD_FRONT.replace("prerequisites: []", "prerequisites: [later, ghost]"),
+    )
+    write(
+        tmp_path,
+        "```quote\nparlett:deal-eight\n```\n",
+        name="03-c.md",
+        front=GOOD_FRONT.replace("id: sample", "id: later"),
+    )
     monkeypatch.setattr(lessons_mod, "data_dir", lambda name: tmp_path)
     count, problems = check_lessons(library=library)
     assert count == 3
@@ -316,6 +411,7 @@ def test_raw_html_is_shown_as_text(library):
     from rich.console import Console
 
     from tutor.app.markdown import render_markdown
+
     console = Console(width=60, record=True, color_system=None)
     console.print(render_markdown("Hello <b>bold</b> <script>alert(1)</script>\n\n<div>x</div>\n"))
     text = console.export_text()
@@ -326,6 +422,7 @@ def test_inline_card_codes_render_as_cards_only_when_canonical():
     from rich.console import Console
 
     from tutor.app.markdown import render_markdown
+
     console = Console(width=60, record=True, color_system=None)
     console.print(render_markdown("`7H 7D` and `qc` and `code`", symbols=True))
     text = console.export_text()
@@ -341,18 +438,27 @@ SCARE_QUOTES = {"fish"}
 
 
 def _prose(lesson) -> str:
-    text = " ".join(item.text for page in lesson.pages for item in page
-                    if isinstance(item, Segment))
+    text = " ".join(
+        item.text for page in lesson.pages for item in page if isinstance(item, Segment)
+    )
     return " ".join(re.sub(r"`[^`]*`", "", text).split())
 
 
 def test_words_a_lesson_quotes_in_its_prose_stand_in_a_quotation(library):
     from tutor.puzzles.quoted import quote_plain
-    quoted = [t for s in library.sources.values() for q in s.quotations.values()
-              for t in (q.text, quote_plain(q.text))]
-    missing = [(lesson.id, phrase) for lesson in load_course(library=library)
-               for phrase in re.findall(r'"([^"]+)"', _prose(lesson))
-               if phrase not in SCARE_QUOTES and not any(phrase in t for t in quoted)]
+
+    quoted = [
+        t
+        for s in library.sources.values()
+        for q in s.quotations.values()
+        for t in (q.text, quote_plain(q.text))
+    ]
+    missing = [
+        (lesson.id, phrase)
+        for lesson in load_course(library=library)
+        for phrase in re.findall(r'"([^"]+)"', _prose(lesson))
+        if phrase not in SCARE_QUOTES and not any(phrase in t for t in quoted)
+    ]
     assert missing == []
 
 
@@ -360,9 +466,17 @@ def test_statements_the_sources_do_not_support_stay_out(library):
     """Issue 9's list: each statement is gone, or kept with its hedge and marked as a reading."""
     course = {lesson.id: _prose(lesson) for lesson in load_course(library=library)}
     history = course["history"]
-    for unsupported in ("Willughby also explains the name", "naturalist", "re-enactors",
-                        "wrote for himself", "John Skelton", "John Lyly", "Robert Forby",
-                        "games historian", "one-page"):
+    for unsupported in (
+        "Willughby also explains the name",
+        "naturalist",
+        "re-enactors",
+        "wrote for himself",
+        "John Skelton",
+        "John Lyly",
+        "Robert Forby",
+        "games historian",
+        "one-page",
+    ):
         assert unsupported not in history
     assert "du Coeur reports that Willughby himself explains the name" in history
     assert "Besides the OED's, the list holds records from elsewhere" in history
@@ -392,12 +506,17 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 
 
 def test_an_unclosed_fence_is_refused_at_its_line(tmp_path):
-    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nobjective: try\n"
-                           "kind: count\n\nMore prose, swallowed by the open fence.\n")
-    assert problems_of(path) == [f"{path}:14: puzzle: the fence ```puzzle opened here is never "
-                                 "closed (end the block with a line ```)",
-                                 f"{path}:4: objectives: objective 'try' is tested by no puzzle: "
-                                 "add a puzzle block with `objective: try`"]
+    path = write(
+        tmp_path,
+        "```quote\nparlett:deal-eight\n```\n\n```puzzle\nobjective: try\n"
+        "kind: count\n\nMore prose, swallowed by the open fence.\n",
+    )
+    assert problems_of(path) == [
+        f"{path}:14: puzzle: the fence ```puzzle opened here is never "
+        "closed (end the block with a line ```)",
+        f"{path}:4: objectives: objective 'try' is tested by no puzzle: "
+        "add a puzzle block with `objective: try`",
+    ]
 
 
 def test_a_closed_fence_with_a_longer_closing_line_is_fine(tmp_path):
@@ -406,16 +525,20 @@ def test_a_closed_fence_with_a_longer_closing_line_is_fine(tmp_path):
 
 
 def test_a_duplicate_key_in_a_puzzle_block_is_refused_with_both_lines(tmp_path):
-    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n"
-                           "count: 2\ncount: 3\n```\n")
+    path = write(
+        tmp_path,
+        "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ncount: 2\ncount: 3\n```\n",
+    )
     assert problems_of(path) == [f"{path}:17: puzzle.count: duplicate key (first at line 16)"]
 
 
 def test_a_duplicate_key_in_front_matter_is_refused(tmp_path):
-    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
-                 front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\nminutes: 6\n"))
-    assert problems_of(path) == [f"{path}:9: front matter.minutes: duplicate key (first at "
-                                 "line 8)"]
+    path = write(
+        tmp_path,
+        "```quote\nparlett:deal-eight\n```\n",
+        front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\nminutes: 6\n"),
+    )
+    assert problems_of(path) == [f"{path}:9: front matter.minutes: duplicate key (first at line 8)"]
 
 
 def _bomb(levels: int) -> str:
@@ -429,14 +552,21 @@ def test_an_alias_bomb_in_a_lesson_is_refused_with_a_short_line(tmp_path, capsys
     # Seven levels (4.8 million strings) are enough to show it: before, the checker built the
     # whole value and wrote it out in its message; nine levels ran out of memory.
     if where == "front matter":
-        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
-                     front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\n" + _bomb(7)))
+        path = write(
+            tmp_path,
+            "```quote\nparlett:deal-eight\n```\n",
+            front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\n" + _bomb(7)),
+        )
     else:
-        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n"
-                               + _bomb(7) + "```\n")
+        path = write(
+            tmp_path,
+            "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n" + _bomb(7) + "```\n",
+        )
     assert main(["lessons", "check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and len(out[0]) - len(str(path)) < 200, out[0][:300]
-    assert re.match(rf"{re.escape(str(path))}:\d+: {where}\.l5\.0: more than 100,000 values once "
-                    r"aliases are expanded \(an alias bomb\?\)", out[0])
-
+    assert re.match(
+        rf"{re.escape(str(path))}:\d+: {where}\.l5\.0: more than 100,000 values once "
+        r"aliases are expanded \(an alias bomb\?\)",
+        out[0],
+    )

@@ -23,15 +23,32 @@ from tutor.teaching.lessons import Lesson, check_lessons, load_lesson
 pytestmark = pytest.mark.fuzz
 
 SEED = (data_dir("lessons") / "09-strategy.md").read_text(encoding="utf-8")
-FENCES = ["```", "```puzzle", "```quote", "```cards", "```odds", "```rules", "```simulate",
-          "~~~", "---", "kind: count", "count: 99", "ruleset: [parlett]", "players: 2",
-          "parlett:nosuch", "Your hand: 7H 7H", "figure: hand_prial", "parameters: pot"]
+FENCES = [
+    "```",
+    "```puzzle",
+    "```quote",
+    "```cards",
+    "```odds",
+    "```rules",
+    "```simulate",
+    "~~~",
+    "---",
+    "kind: count",
+    "count: 99",
+    "ruleset: [parlett]",
+    "players: 2",
+    "parlett:nosuch",
+    "Your hand: 7H 7H",
+    "figure: hand_prial",
+    "parameters: pot",
+]
 
 
 @fuzz_settings(cost=0.025, short=15)
 @given(st.data())
-def test_mutated_lessons_give_one_line_problems_naming_file_and_line(library, tmp_path, capsys,
-                                                                     data):
+def test_mutated_lessons_give_one_line_problems_naming_file_and_line(
+    library, tmp_path, capsys, data
+):
     text = mutate_yaml(data, SEED)
     for _ in range(data.draw(st.integers(0, 2), label="fence edits")):
         lines = text.split("\n")

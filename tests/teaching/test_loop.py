@@ -41,6 +41,7 @@ def scripted(answers, clock=None):
 
 # -- one set of words ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("word", QUIT_WORDS + ("QUIT", " Exit "))
 def test_every_quit_word_leaves_a_puzzle_and_is_never_graded(store, word):
     p = from_id("spot-oversight.parlett.5.100")
@@ -62,7 +63,7 @@ def test_quit_words_are_in_one_place():
         for m in re.finditer(r"""["'](:q|exit)["']""", text):
             found.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
     assert not found, found
-    assert not set(QUIT_WORDS) & {"q", "k", "a", "j"}        # no rank letter at a card prompt
+    assert not set(QUIT_WORDS) & {"q", "k", "a", "j"}  # no rank letter at a card prompt
     assert set(QUIT_WORDS) < set(MENU_QUIT_WORDS)
 
 
@@ -88,16 +89,18 @@ def test_an_unreadable_answer_is_said_and_never_graded(store):
 
 # -- the verdict is the puzzle's, as it is (issue 30 item 1) ---------------------------------
 
+
 def _reply(puzzle, text: str) -> str:
     """What the loop says to ``text`` at ``puzzle``'s first try (then the learner leaves)."""
     marks = []
 
     def answer(prompt):
-        marks.append(len(out.file.getvalue()))      # what was said before this prompt
+        marks.append(len(out.file.getvalue()))  # what was said before this prompt
         return text if len(marks) == 1 else "quit"
+
     io_, out = scripted(answer)
     ask(io_, PuzzleQuestion(puzzle))
-    return out.file.getvalue()[marks[0]:marks[1]]
+    return out.file.getvalue()[marks[0] : marks[1]]
 
 
 def _verdict(puzzle, text: str) -> str:
@@ -126,8 +129,10 @@ def test_a_partial_naming_gets_the_puzzles_verdict_and_nothing_of_the_loops(pid)
 
 # -- lessons: quit at the pause, the count after Ctrl-D, the second tries ---------------------
 
+
 def _lesson(key):
     from tutor.teaching.lessons import find_lesson, load_lesson
+
     entry = find_lesson(key)
     got = load_lesson(entry.path)
     got.number = entry.number
@@ -138,6 +143,7 @@ def test_quit_at_enter_to_go_on_leaves_the_lesson(tmp_path, monkeypatch):
     """Issue 34: ``quit`` at "Enter to go on>" went on (lesson 11); it leaves, with the puzzle
     answered kept."""
     from tutor.app.runner import LessonRunner
+
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
     les = _lesson("tournament")
     first = lesson_puzzles(les, 5)[0][1]
@@ -148,8 +154,9 @@ def test_quit_at_enter_to_go_on_leaves_the_lesson(tmp_path, monkeypatch):
         if prompt == "answer> ":
             return first.accepted[0]
         return "quit" if prompt == "Enter to go on> " else ""
+
     io_, out = scripted(answer)
-    io_.interactive = True                      # a terminal: the pause is asked
+    io_.interactive = True  # a terminal: the pause is asked
     ctx = Context(io_, Glyphs())
     try:
         assert LessonRunner(ctx, les, seed=5).run() == "quit"
@@ -172,10 +179,10 @@ def test_ctrl_d_at_a_second_try_counts_the_puzzle_as_resuming_shows_it(tmp_path)
     lines = []
     for k, (page, p) in enumerate(puzzles):
         for _ in range(page - max(pages.values(), default=0)):
-            lines.append("")                    # the pages between
+            lines.append("")  # the pages between
         pages[k] = page
         if k == 2:
-            lines.append(wrong_answer(p))       # the first try, wrong; then input ends
+            lines.append(wrong_answer(p))  # the first try, wrong; then input ends
             break
         lines.append(p.accepted[0])
     n = les.puzzle_count
@@ -184,10 +191,12 @@ def test_ctrl_d_at_a_second_try_counts_the_puzzle_as_resuming_shows_it(tmp_path)
     out = proc.stdout
     assert f"3 of {n} puzzles answered" in " ".join(out.split()), out[-800:]
     saved = out.index("Saved: lesson 5")
-    assert out.rindex(f"Puzzle id: {puzzles[2][1].id}") < saved      # explained before leaving
+    assert out.rindex(f"Puzzle id: {puzzles[2][1].id}") < saved  # explained before leaving
     again = run_laugh(["lesson", les.id], "", tmp_path)
-    assert f"Puzzle 3 of {n}: answered (✗ missed)" in again.stdout or \
-        f"Puzzle 3 of {n}: answered (x missed)" in again.stdout
+    assert (
+        f"Puzzle 3 of {n}: answered (✗ missed)" in again.stdout
+        or f"Puzzle 3 of {n}: answered (x missed)" in again.stdout
+    )
     assert f"3 of {n} puzzles answered" in " ".join(again.stdout.split())
 
 
@@ -195,6 +204,7 @@ def test_right_at_the_second_try_is_not_called_missed(tmp_path, monkeypatch):
     """Issue 30: after four puzzles right at the second try the lesson said "You missed 4
     puzzles"."""
     from tutor.app.runner import LessonRunner
+
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
     les = _lesson("history")
     puzzles = [p for _, p in lesson_puzzles(les, 2)]
@@ -207,6 +217,7 @@ def test_right_at_the_second_try_is_not_called_missed(tmp_path, monkeypatch):
             tries[p.id] = tries.get(p.id, 0) + 1
             return wrong_answer(p) if tries[p.id] == 1 else p.accepted[0]
         return "no" if prompt == "[yes/no]> " else ""
+
     io_, out = scripted(answer)
     ctx = Context(io_, Glyphs())
     try:
@@ -221,13 +232,21 @@ def test_right_at_the_second_try_is_not_called_missed(tmp_path, monkeypatch):
 
 # -- drills -----------------------------------------------------------------------------------
 
+
 def _request(**settings):
     from tutor.engine.sources import default_library
     from tutor.teaching.drills.registry import DRILLS, DrillRequest
+
     lib = default_library()
     kind = DRILLS["oversights"]
-    return DrillRequest(lib.ruleset("parlett"), [r for _, r in sorted(lib.rulesets.items())],
-                        None, 4, True, {**kind.defaults(), **settings})
+    return DrillRequest(
+        lib.ruleset("parlett"),
+        [r for _, r in sorted(lib.rulesets.items())],
+        None,
+        4,
+        True,
+        {**kind.defaults(), **settings},
+    )
 
 
 @pytest.mark.parametrize("mode", ["streak", "storm"])
@@ -235,6 +254,7 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
     """Issue 34: streak and storm ended at the shell with no "again?" and no list of the
     positions missed (lichess storm shows them)."""
     from tutor.teaching.drills import oversights
+
     seen = []
 
     def answer(prompt):
@@ -242,23 +262,29 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
         if prompt.startswith("Another"):
             return "yes" if seen.count(prompt) == 1 else "no"
         return "pass"
+
     io_, out = scripted(answer)
     oversights.run(io_, store, _request(mode=mode, positions=4))
     text = out.file.getvalue()
-    assert seen.count(f"Another {mode}? [yes/no]> ") == 2          # yes once, then no
+    assert seen.count(f"Another {mode}? [yes/no]> ") == 2  # yes once, then no
     runs = text.count("Streak:" if mode == "streak" else "Storm over:")
     assert runs == 2
-    missed = re.findall(r"^  (\d+)\. (passed|timed out) → (.+) · "
-                        r"(spot-oversight\.\S+)$", text, re.M)
+    missed = re.findall(
+        r"^  (\d+)\. (passed|timed out) → (.+) · "
+        r"(spot-oversight\.\S+)$",
+        text,
+        re.M,
+    )
     assert missed, text[-1500:]
     for _, _, _shown, pid in missed:
         p = from_id(pid)
-        assert p.answer["claims"]                     # pass missed only what could be claimed
+        assert p.answer["claims"]  # pass missed only what could be claimed
     assert "laugh puzzle --id ID" in text
 
 
 def test_a_drill_left_with_quit_asks_no_again(store):
     from tutor.teaching.drills import oversights
+
     io_, out = scripted(["quit"])
     oversights.run(io_, store, _request(mode="streak"))
     assert "Another" not in out.file.getvalue() and store.answer_count() == 0
@@ -268,11 +294,11 @@ def test_a_drill_left_with_quit_asks_no_again(store):
 def test_the_count_and_settle_drills_leave_on_every_quit_word(store, library, word):
     from tutor.teaching.drills.count import CountDrill
     from tutor.teaching.drills.settle import SettleDrill
+
     rulesets = [library.rulesets["parlett"]]
     io_, _ = scripted(lambda prompt: word if prompt == "settle> " else None)
     assert SettleDrill(io_, rulesets, seed=2, store=store).session(3).quit
-    io_, _ = scripted(lambda prompt: "" if prompt == "Enter to start> " else word,
-                      FakeClock())
+    io_, _ = scripted(lambda prompt: "" if prompt == "Enter to start> " else word, FakeClock())
     assert CountDrill(io_, rulesets, seed=2, store=store).session(2).quit
     assert store.answer_count() == 0
 
@@ -280,9 +306,11 @@ def test_the_count_and_settle_drills_leave_on_every_quit_word(store, library, wo
 def test_weak_spots_pose_puzzles_with_hints_and_show_as_a_lesson_does(store, library):
     store.record_answer("x", "dead-pair", ["dead-pair"], False, 9, at=1_700_000_000.0)
     from tutor.teaching.drills.weak import practise_weak_spots
+
     io_, out = scripted(["hint", "show"])
-    right, asked = practise_weak_spots(io_, [library.rulesets["parlett"]], items=1, seed=4,
-                                       store=store)
+    right, asked = practise_weak_spots(
+        io_, [library.rulesets["parlett"]], items=1, seed=4, store=store
+    )
     text = out.file.getvalue()
     assert "Hint 1 of" in text and "Shown, and counted as not right." in text
     assert (right, asked) == (0, 1)
@@ -295,6 +323,7 @@ def test_every_kind_is_posed_by_the_one_loop_in_lessons_and_laugh_puzzle():
     import inspect
 
     from tutor.app import puzzle_pages, puzzling
+
     for module in (puzzling, puzzle_pages):
         src = inspect.getsource(module)
         assert "PuzzleQuestion(" in src and ".grade(" not in src
@@ -313,8 +342,8 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
     from tutor.app.io import ScriptedIO
     from tutor.puzzles import generate
     from tutor.teaching.loop import PuzzleQuestion, ask
-    seam = ScriptedIO(["show", "show"], Console(file=_io.StringIO(), width=80,
-                                                color_system=None))
+
+    seam = ScriptedIO(["show", "show"], Console(file=_io.StringIO(), width=80, color_system=None))
     out = seam.console.file
     puzzles = [generate("legal-play", ruleset="inter-livery-2018", seed=s) for s in (1, 2)]
     shared = set(puzzles[0].quotes) & set(puzzles[1].quotes)
@@ -322,13 +351,14 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
     ask(seam, PuzzleQuestion(puzzles[0]))
     first = out.getvalue()
     ask(seam, PuzzleQuestion(puzzles[1]))
-    second = out.getvalue()[len(first):]
+    second = out.getvalue()[len(first) :]
     assert first.count("\n  “") >= len(puzzles[0].quotes)
     assert second.count("As quoted above: “") == len(shared)
     # issue 42, 9: never a bare line: the words it rests on come again (the first ones of a
     # long quotation)
     from tutor.engine.sources import default_library
     from tutor.puzzles.render import key_words
+
     flat = " ".join(second.split())
     for ref in shared:
         words = key_words(default_library().quotation(ref).text)
@@ -367,14 +397,17 @@ def test_a_storm_with_many_misses_ends_with_its_score_on_an_80_by_24_screen(stor
     def answer(prompt):
         if prompt.startswith("Another"):
             return "no"
-        return "pass"                # a miss at each position with something to claim
+        return "pass"  # a miss at each position with something to claim
+
     io_, out = scripted(answer)
     oversights.run(io_, store, _request(mode="storm", positions=24))
     lines = out.file.getvalue().rstrip("\n").split("\n")
     assert sum(1 for ln in lines if re.match(r"^  \d+\. ", ln)) >= 10
     last = lines[-24:]
     assert any(ln.startswith("Storm over: score") for ln in last), "\n".join(last)
-    assert not any(re.match(r"^\s*spot-oversight\.", ln) for ln in lines)   # no id alone
+    assert not any(re.match(r"^\s*spot-oversight\.", ln) for ln in lines)  # no id alone
     assert all(len(ln) <= 80 for ln in lines)
-    assert "parlett ·" not in out.file.getvalue() and " players · spot-oversight" not in \
-        out.file.getvalue()
+    assert (
+        "parlett ·" not in out.file.getvalue()
+        and " players · spot-oversight" not in out.file.getvalue()
+    )

@@ -34,8 +34,7 @@ parlett:deal-eight
 
 def _sample(tmp_path, block: str):
     path = tmp_path / "03-zsample.md"
-    path.write_text(_FRONT + "\n```puzzle\nobjective: five\n" + block + "```\n",
-                    encoding="utf-8")
+    path.write_text(_FRONT + "\n```puzzle\nobjective: five\n" + block + "```\n", encoding="utf-8")
     return path
 
 
@@ -44,8 +43,10 @@ def test_a_block_must_pin_what_it_asks(tmp_path):
     with the objective's themes listed, a block that pins nothing is refused."""
     path = _sample(tmp_path, "kind: deal-setup\nruleset: parlett\nplayers: 5\n")
     _, problems = check_lessons([path], draws=4)
-    assert any(":17: puzzle.theme: missing: pin what the block asks" in p
-               and "hand, table, ante" in p for p in problems), problems
+    assert any(
+        ":17: puzzle.theme: missing: pin what the block asks" in p and "hand, table, ante" in p
+        for p in problems
+    ), problems
 
 
 def test_a_drawn_puzzle_that_does_not_serve_fails_the_check(tmp_path):
@@ -86,8 +87,11 @@ def test_a_refused_declaration_does_not_ask_for_a_declaration():
     block = lesson.objective_blocks("declare")[0]
     assert block.data["theme"] == "prial"
     for s in range(4):
-        p = P.generate(block.data["kind"], ruleset=block.data["ruleset"],
-                       seed=puzzle_seed(s, lesson.id, block.index, 0))
+        p = P.generate(
+            block.data["kind"],
+            ruleset=block.data["ruleset"],
+            seed=puzzle_seed(s, lesson.id, block.index, 0),
+        )
         right = [c["text"] for c in p.answer["choices"] if c["letter"] in p.answer["right"]]
         assert any(t.startswith("declare") for t in right), (p.id, right)
 
@@ -98,9 +102,12 @@ def test_the_five_player_settlement_is_set_for_five():
     block = lesson.objective_blocks("settle")[0]
     for s in range(4):
         for n in range(block.data["count"]):
-            p = P.generate(block.data["kind"], ruleset=block.data["ruleset"],
-                           players=block.data["players"],
-                           seed=puzzle_seed(s, lesson.id, block.index, n))
+            p = P.generate(
+                block.data["kind"],
+                ruleset=block.data["ruleset"],
+                players=block.data["players"],
+                seed=puzzle_seed(s, lesson.id, block.index, n),
+            )
             assert p.players == 5
 
 
@@ -111,6 +118,7 @@ def test_who_may_claim_and_until_when_is_asked_and_graded_by_the_engine():
     closed since, and no mistake at all; the right letter is the engine's (the open oversights
     and :meth:`Deal.claimants`), and each answer is right in a quarter of the puzzles."""
     from collections import Counter
+
     lesson = {x.id: x for x in load_course()}["oversights"]
     block = lesson.objective_blocks("who")[0]
     assert block.data["kind"].startswith("claim-window/claim-window")
@@ -130,8 +138,9 @@ def test_who_may_claim_and_until_when_is_asked_and_graded_by_the_engine():
         assert (case == "none") == (p.answer["kind"] is None)
         right = [c["letter"] for c in p.answer["choices"] if c["case"] == case]
         assert right == p.answer["right"] and p.grade(right[0]).correct
-        assert all(not p.grade(c["letter"]).correct for c in p.answer["choices"]
-                   if c["case"] != case)
+        assert all(
+            not p.grade(c["letter"]).correct for c in p.answer["choices"] if c["case"] != case
+        )
         cases[case] += 1
         letters[right[0]] += 1
     assert set(cases) == {"open", "own", "closed", "none"}
@@ -160,12 +169,13 @@ def test_the_timeline_nudge_says_too_early_or_too_late():
     for s in range(40):
         p = P.generate("timeline/date-of-record", seed=s)
         right = p.answer["letter"]
-        for c in "ABCD"[:len(p.answer["options"])]:
+        for c in "ABCD"[: len(p.answer["options"])]:
             if c == right:
                 continue
             g = p.grade(c, attempt=1)
-            assert g.retry.startswith(f"Not yet: {c} is too early.") or \
-                g.retry.startswith(f"Not yet: {c} is too late."), g.retry
+            assert g.retry.startswith(f"Not yet: {c} is too early.") or g.retry.startswith(
+                f"Not yet: {c} is too late."
+            ), g.retry
             said.add(g.retry.split(".")[0].rsplit(" ", 1)[-1])
     assert said == {"early", "late"}
 

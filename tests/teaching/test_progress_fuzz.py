@@ -27,10 +27,33 @@ from tutor.teaching.review import weak_skills
 pytestmark = pytest.mark.fuzz
 
 TABLES = {
-    "answers": ["at", "puzzle_id", "kind", "themes", "correct", "seconds", "hints", "lesson",
-                "ruleset", "retry", "uid", "difficulty", "revealed"],
-    "lessons": ["lesson", "seed", "page", "answered", "started_at", "updated_at", "completed_at",
-                "right", "total", "in_progress"],
+    "answers": [
+        "at",
+        "puzzle_id",
+        "kind",
+        "themes",
+        "correct",
+        "seconds",
+        "hints",
+        "lesson",
+        "ruleset",
+        "retry",
+        "uid",
+        "difficulty",
+        "revealed",
+    ],
+    "lessons": [
+        "lesson",
+        "seed",
+        "page",
+        "answered",
+        "started_at",
+        "updated_at",
+        "completed_at",
+        "right",
+        "total",
+        "in_progress",
+    ],
     "meta": ["key", "value"],
     "ratings": ["subject", "rating", "rd", "vol", "games", "updated_at"],
     "rating_history": ["subject", "at", "rating", "rd", "vol", "answer_uid"],
@@ -48,21 +71,46 @@ def _filled() -> bytes:
             store.start_lesson("history", 8)
             store.complete_lesson("history", 2, 3)
             for i in range(30):
-                store.record_answer(f"count.parlett.5.{i}", "count" if i % 3 else "settlement",
-                                    ["counting", "unseen"][: 1 + i % 2], i % 4 != 0,
-                                    1.0 + i if i % 5 else None, hints=i % 2 * (i % 3 == 0),
-                                    lesson="terms" if i < 5 else None,
-                                    slot=f"1.{i}" if i < 5 else None, difficulty=1 + i % 5)
+                store.record_answer(
+                    f"count.parlett.5.{i}",
+                    "count" if i % 3 else "settlement",
+                    ["counting", "unseen"][: 1 + i % 2],
+                    i % 4 != 0,
+                    1.0 + i if i % 5 else None,
+                    hints=i % 2 * (i % 3 == 0),
+                    lesson="terms" if i < 5 else None,
+                    slot=f"1.{i}" if i < 5 else None,
+                    difficulty=1 + i % 5,
+                )
             weak_skills(store)
         return path.read_bytes()
 
 
 FILLED = _filled()
 
-any_value = (st.none() | st.integers(-2**63, 2**63 - 1) | st.floats(allow_nan=False)
-             | st.text(max_size=12) | st.binary(max_size=12)
-             | st.sampled_from(["[", "{}", "[1]", "[\"x\"]", "{\"1.0\": [[1]]}", "null", "\"x\"",
-                                "{\"card_id\": 1}", "9" * 40, "1e999", "-1", "\ud800"]))
+any_value = (
+    st.none()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
+    | st.binary(max_size=12)
+    | st.sampled_from(
+        [
+            "[",
+            "{}",
+            "[1]",
+            '["x"]',
+            '{"1.0": [[1]]}',
+            "null",
+            '"x"',
+            '{"card_id": 1}',
+            "9" * 40,
+            "1e999",
+            "-1",
+            "\ud800",
+        ]
+    )
+)
 
 
 def _damage_sql(data, path: Path) -> None:
@@ -71,8 +119,12 @@ def _damage_sql(data, path: Path) -> None:
         for _ in range(data.draw(st.integers(1, 3), label="statements")):
             table = data.draw(st.sampled_from(sorted(TABLES)), label="table")
             column = data.draw(st.sampled_from(TABLES[table]), label="column")
-            how = data.draw(st.sampled_from(["drop", "drop column", "update", "insert", "delete",
-                                             "rename", "version"]), label="how")
+            how = data.draw(
+                st.sampled_from(
+                    ["drop", "drop column", "update", "insert", "delete", "rename", "version"]
+                ),
+                label="how",
+            )
             try:
                 if how == "drop":
                     conn.execute(f"DROP TABLE {table}")
@@ -80,14 +132,19 @@ def _damage_sql(data, path: Path) -> None:
                     conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
                 elif how == "update":
                     row = data.draw(st.integers(0, 30), label="row")
-                    conn.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT rowid "
-                                 f"FROM {table} LIMIT 1 OFFSET {row})",
-                                 (data.draw(any_value, label="value"),))
+                    conn.execute(
+                        f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT rowid "
+                        f"FROM {table} LIMIT 1 OFFSET {row})",
+                        (data.draw(any_value, label="value"),),
+                    )
                 elif how == "insert":
                     cols = TABLES[table]
                     vals = [data.draw(any_value, label=f"{c}") for c in cols]
-                    conn.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES "
-                                 f"({', '.join('?' * len(cols))})", vals)
+                    conn.execute(
+                        f"INSERT INTO {table} ({', '.join(cols)}) VALUES "
+                        f"({', '.join('?' * len(cols))})",
+                        vals,
+                    )
                 elif how == "delete":
                     conn.execute(f"DELETE FROM {table}")
                 elif how == "rename":
@@ -95,19 +152,21 @@ def _damage_sql(data, path: Path) -> None:
                 else:
                     conn.execute(f"PRAGMA user_version = {data.draw(st.integers(0, 3), label='v')}")
             except (sqlite3.Error, OverflowError, ValueError):
-                pass        # not every damage applies (a column in an index, a constraint)
+                pass  # not every damage applies (a column in an index, a constraint)
     finally:
         conn.close()
 
 
 def _damaged(data, path: Path) -> None:
-    how = data.draw(st.sampled_from(["bytes", "header", "overwrite", "sql", "journal"]),
-                    label="damage")
+    how = data.draw(
+        st.sampled_from(["bytes", "header", "overwrite", "sql", "journal"]), label="damage"
+    )
     if how == "bytes":
         path.write_bytes(data.draw(st.binary(max_size=5000), label="bytes"))
     elif how == "header":
-        path.write_bytes(b"SQLite format 3\x00" + data.draw(st.binary(max_size=5000),
-                                                              label="bytes"))
+        path.write_bytes(
+            b"SQLite format 3\x00" + data.draw(st.binary(max_size=5000), label="bytes")
+        )
     elif how == "overwrite":
         raw = bytearray(FILLED)
         for _ in range(data.draw(st.integers(1, 20), label="overwrites")):
@@ -119,7 +178,8 @@ def _damaged(data, path: Path) -> None:
         _damage_sql(data, path)
         if how == "journal":
             path.with_name(FILE_NAME + "-journal").write_bytes(
-                data.draw(st.binary(min_size=1, max_size=2000), label="journal"))
+                data.draw(st.binary(min_size=1, max_size=2000), label="journal")
+            )
 
 
 def _use(store: ProgressStore) -> None:
@@ -134,8 +194,16 @@ def _use(store: ProgressStore) -> None:
     weak_skills(store)
     state = store.start_lesson("terms", 11)
     assert state.seed == 11 and state.page == 0
-    store.record_answer("count.parlett.5.99", "count", ["counting"], True, 2.0, lesson="terms",
-                        slot="1.0", difficulty=3)
+    store.record_answer(
+        "count.parlett.5.99",
+        "count",
+        ["counting"],
+        True,
+        2.0,
+        lesson="terms",
+        slot="1.0",
+        difficulty=3,
+    )
     store.learner_rating(), store.rating_history(), store.choose_difficulty("count")
     store.save_page("terms", 1)
     store.complete_lesson("terms", 1, 1)
@@ -161,7 +229,9 @@ def test_a_damaged_progress_file_is_moved_aside_or_refused_in_one_line(tmp_path,
     except LaughError as exc:
         assert "newer version" in str(exc) and "\n" not in str(exc)
     assert path.read_bytes() == damaged and sorted(p.name for p in folder.iterdir()) in (
-        [FILE_NAME], [FILE_NAME, FILE_NAME + "-journal"])
+        [FILE_NAME],
+        [FILE_NAME, FILE_NAME + "-journal"],
+    )
 
     env = {"LAUGH_HOME": str(folder), "NO_COLOR": "1"}
     saved = {k: os.environ.get(k) for k in env}
@@ -191,8 +261,11 @@ def test_a_damaged_progress_file_is_moved_aside_or_refused_in_one_line(tmp_path,
         assert store.saving
         if store.notice is not None:
             assert "\n" not in store.notice
-            aside = [p for p in folder.iterdir() if ".corrupt-" in p.name
-                     and not p.name.endswith(("-journal", "-wal", "-shm"))]
+            aside = [
+                p
+                for p in folder.iterdir()
+                if ".corrupt-" in p.name and not p.name.endswith(("-journal", "-wal", "-shm"))
+            ]
             assert len(aside) == 1 and aside[0].name in store.notice
             assert aside[0].read_bytes() == damaged
         _use(store)

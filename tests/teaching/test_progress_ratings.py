@@ -10,7 +10,7 @@ import pytest
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import FILE_NAME, SCHEMA_VERSION, ProgressStore
 
-T0 = 1_767_225_600.0          # 2026-01-01
+T0 = 1_767_225_600.0  # 2026-01-01
 
 
 @pytest.fixture
@@ -21,27 +21,34 @@ def store(tmp_path):
 
 # -- ratings ----------------------------------------------------------------------------------
 
+
 def test_a_first_try_moves_the_learner_kind_themes_and_band(store):
-    change = store.record_answer("count.parlett.5.1", "count", ["counting", "unseen"], True, 6.0,
-                                 difficulty=3, at=T0)
+    change = store.record_answer(
+        "count.parlett.5.1", "count", ["counting", "unseen"], True, 6.0, difficulty=3, at=T0
+    )
     assert change is not None
     was, now = change.learner
     assert was == R.NEW_LEARNER and now.rating > 1500 and now.rd < 350
     subject, band_was, band_now = change.band
     assert subject == "puzzle:count:3" and band_now.rating < band_was.rating == 1525
-    assert set(store.ratings()) == {"learner", "kind:count", "theme:counting", "theme:unseen",
-                                    "puzzle:count:3"}
+    assert set(store.ratings()) == {
+        "learner",
+        "kind:count",
+        "theme:counting",
+        "theme:unseen",
+        "puzzle:count:3",
+    }
     assert store.learner_rating() == now
     assert store.rating("theme:counting").games == 1
     assert store.band_rating("count", 3) == band_now
-    assert store.band_rating("count", 4) == R.initial_puzzle_rating(4)     # never rated
+    assert store.band_rating("count", 4) == R.initial_puzzle_rating(4)  # never rated
 
 
-@pytest.mark.parametrize("how", ["retry", "revealed", "hints", "seen before", "no band",
-                                 "in a lesson"])
+@pytest.mark.parametrize(
+    "how", ["retry", "revealed", "hints", "seen before", "no band", "in a lesson"]
+)
 def test_retries_revealed_hinted_repeated_and_unbanded_answers_move_nothing(store, how):
-    store.record_answer("count.parlett.5.9", "count", ["counting"], True, 5.0, difficulty=3,
-                        at=T0)
+    store.record_answer("count.parlett.5.9", "count", ["counting"], True, 5.0, difficulty=3, at=T0)
     before = {k: v.rating for k, v in store.ratings().items()}
     kwargs = {"difficulty": 3, "at": T0 + 10}
     pid = "count.parlett.5.10"
@@ -53,23 +60,31 @@ def test_retries_revealed_hinted_repeated_and_unbanded_answers_move_nothing(stor
         kwargs["hints"] = 1
     elif how == "seen before":
         pid = "count.parlett.5.9"
-    elif how == "in a lesson":          # issue 45: a lesson's or the track's first try, not rated
+    elif how == "in a lesson":  # issue 45: a lesson's or the track's first try, not rated
         kwargs.update(lesson="track-tournament.1", slot="3.0")
     else:
         kwargs["difficulty"] = None
     assert store.record_answer(pid, "count", ["counting"], False, 5.0, **kwargs) is None
     assert {k: v.rating for k, v in store.ratings().items()} == before
-    assert store.answer_count() == 2                 # recorded all the same
-    assert store.recompute_ratings() == 1            # and a rebuild agrees
+    assert store.answer_count() == 2  # recorded all the same
+    assert store.recompute_ratings() == 1  # and a rebuild agrees
 
 
 def test_history_and_recomputing_agree_with_the_answers_as_recorded(store):
     outcomes = [True, True, False, True, False, False, True, True]
     for i, ok in enumerate(outcomes):
-        store.record_answer(f"settlement.parlett.5.{i}", "settlement", ["stakes"], ok, 10.0,
-                            difficulty=1 + i % 5, at=T0 + i)
-    store.record_answer("settlement.parlett.5.0", "settlement", ["stakes"], True, 3.0,
-                        difficulty=1, at=T0 + 99)                    # seen before: not rated
+        store.record_answer(
+            f"settlement.parlett.5.{i}",
+            "settlement",
+            ["stakes"],
+            ok,
+            10.0,
+            difficulty=1 + i % 5,
+            at=T0 + i,
+        )
+    store.record_answer(
+        "settlement.parlett.5.0", "settlement", ["stakes"], True, 3.0, difficulty=1, at=T0 + 99
+    )  # seen before: not rated
     history = store.rating_history()
     assert len(history) == len(outcomes)
     assert history[-1].rating == store.learner_rating().rating
@@ -85,10 +100,17 @@ def test_history_and_recomputing_agree_with_the_answers_as_recorded(store):
 
 
 def test_puzzles_are_served_near_the_learner_and_stars_follow_the_band(store):
-    assert store.choose_difficulty("count") == 3                      # a new learner: 1500
+    assert store.choose_difficulty("count") == 3  # a new learner: 1500
     for i in range(12):
-        store.record_answer(f"count.parlett.5.{i}", "count", [], True, 5.0,
-                            difficulty=store.choose_difficulty("count"), at=T0 + i)
+        store.record_answer(
+            f"count.parlett.5.{i}",
+            "count",
+            [],
+            True,
+            5.0,
+            difficulty=store.choose_difficulty("count"),
+            at=T0 + i,
+        )
     learner = store.learner_rating().rating
     assert learner > 1750
     chosen = store.choose_difficulty("count")
@@ -98,25 +120,30 @@ def test_puzzles_are_served_near_the_learner_and_stars_follow_the_band(store):
     stars = {d: store.stars("count", d) for d in range(1, 6)}
     assert stars == {d: R.stars_for(store.band_rating("count", d).rating) for d in range(1, 6)}
     assert any(stars[d] < d for d in range(1, 6))
-    assert store.stars("dead-pair", 3) == 3                            # never rated
+    assert store.stars("dead-pair", 3) == 3  # never rated
 
 
 # -- times ------------------------------------------------------------------------------------
+
 
 def test_a_missing_time_is_missing_not_zero(store):
     store.record_answer("a", "count", ["counting"], True, None, at=T0)
     store.record_answer("b", "count", ["counting"], True, 9.0, at=T0 + 1)
     store.record_answer("c", "count", ["counting"], False, 4.0, at=T0 + 2)
     store.record_answer("d", "settlement", ["stakes"], True, None, at=T0 + 3)
-    store.record_answer("e", "settlement", ["stakes"], True, -3.0, at=T0 + 4)   # nonsense: none
-    store.record_answer("f", "settlement", ["stakes"], True, 0.0, at=T0 + 5)    # a virtual clock
+    store.record_answer("e", "settlement", ["stakes"], True, -3.0, at=T0 + 4)  # nonsense: none
+    store.record_answer("f", "settlement", ["stakes"], True, 0.0, at=T0 + 5)  # a virtual clock
     assert [a.seconds for a in store.answers()] == [None, 9.0, 4.0, None, None, None]
-    counting, = [t for t in store.tallies("theme") if t.name == "counting"]
+    (counting,) = [t for t in store.tallies("theme") if t.name == "counting"]
     assert (counting.n, counting.timed, counting.median_seconds) == (3, 2, 6.5)
     assert counting.mean_seconds == 6.5
-    stakes, = [t for t in store.tallies("theme") if t.name == "stakes"]
-    assert (stakes.n, stakes.timed, stakes.median_seconds, stakes.mean_seconds) == (3, 0, None,
-                                                                                   None)
+    (stakes,) = [t for t in store.tallies("theme") if t.name == "stakes"]
+    assert (stakes.n, stakes.timed, stakes.median_seconds, stakes.mean_seconds) == (
+        3,
+        0,
+        None,
+        None,
+    )
 
 
 def test_weakest_first_puts_the_slower_first_and_the_untimed_after(store):
@@ -163,13 +190,13 @@ def test_a_schema_1_file_is_migrated_keeping_every_answer(tmp_path):
         assert [(a.puzzle_id, a.correct, a.hints, a.retry, a.lesson) for a in answers] == [
             ("count.parlett.5.1", True, 0, False, "terms"),
             ("count.parlett.5.2", False, 0, False, None),
-            ("x.parlett.5.3", False, 1, True, None)]
+            ("x.parlett.5.3", False, 1, True, None),
+        ]
         # a time no one could type (piped, revealed) is now missing; a real one is kept
         assert [a.seconds for a in answers] == [7.25, None, None]
         assert all(a.difficulty is None and not a.revealed for a in answers)
-        assert len({a.uid for a in answers}) == 3 and all(a.uid.startswith("m1-")
-                                                           for a in answers)
-        assert store.ratings() == {}                  # no band known: nothing rated
+        assert len({a.uid for a in answers}) == 3 and all(a.uid.startswith("m1-") for a in answers)
+        assert store.ratings() == {}  # no band known: nothing rated
         assert store.lesson_state("terms").answered == {"1.0": True}
         assert store.last_lesson() == "terms"
         uids = [a.uid for a in answers]
@@ -199,19 +226,22 @@ def test_a_schema_1_file_read_for_statistics_is_left_as_it_is(tmp_path):
     path = _v1_file(tmp_path / FILE_NAME)
     before = path.read_bytes()
     with ProgressStore(path, read_only=True) as store:
-        assert store.answer_count() == 3 and store.schema_version == 3     # a copy, migrated
+        assert store.answer_count() == 3 and store.schema_version == 3  # a copy, migrated
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("damage,reason", [
-    ("UPDATE ratings SET rd = -4", "the table ratings, row 'learner', holds"),
-    ("UPDATE ratings SET vol = 'x'", "the table ratings, row 'learner', holds"),
-    ("UPDATE rating_history SET rating = 'high'", "the table rating_history, row 1, holds"),
-    ("DROP TABLE rating_history", "the table rating_history is missing"),
-    ("UPDATE answers SET difficulty = 9", "the table answers, row 1, holds"),
-    ("UPDATE answers SET seconds = -1", "the table answers, row 1, holds"),
-    ("UPDATE answers SET uid = x'00'", "the table answers, row 1, holds"),
-])
+@pytest.mark.parametrize(
+    "damage,reason",
+    [
+        ("UPDATE ratings SET rd = -4", "the table ratings, row 'learner', holds"),
+        ("UPDATE ratings SET vol = 'x'", "the table ratings, row 'learner', holds"),
+        ("UPDATE rating_history SET rating = 'high'", "the table rating_history, row 1, holds"),
+        ("DROP TABLE rating_history", "the table rating_history is missing"),
+        ("UPDATE answers SET difficulty = 9", "the table answers, row 1, holds"),
+        ("UPDATE answers SET seconds = -1", "the table answers, row 1, holds"),
+        ("UPDATE answers SET uid = x'00'", "the table answers, row 1, holds"),
+    ],
+)
 def test_damaged_rating_columns_are_moved_aside_and_the_answer_salvaged(tmp_path, damage, reason):
     """The answer is kept (its band, time or uid made sound where they were not) and the ratings
     recomputed from it (issue 23 item 15)."""
@@ -225,11 +255,14 @@ def test_damaged_rating_columns_are_moved_aside_and_the_answer_salvaged(tmp_path
     damaged = path.read_bytes()
     with ProgressStore(path) as store:
         assert store.notice.startswith(f"Your progress file {path} could not be read ({reason}")
-        assert "1 answer, 0 lessons and 0 settings kept from it (ratings recomputed)" in store.notice
+        assert (
+            "1 answer, 0 lessons and 0 settings kept from it (ratings recomputed)" in store.notice
+        )
         (a,) = store.answers()
         rated = "difficulty" not in damage
-        assert (store.rating("learner").games if rated else store.rating("learner")) == \
-            (1 if rated else None)
+        assert (store.rating("learner").games if rated else store.rating("learner")) == (
+            1 if rated else None
+        )
         assert a.seconds == (None if "seconds" in damage else 5.0)
     aside = list(tmp_path.glob(FILE_NAME + ".corrupt-*"))
     assert len(aside) == 1 and aside[0].read_bytes() == damaged

@@ -10,9 +10,15 @@ def test_glickmans_worked_example():
     # Glickman (2012), "Example of the Glicko-2 system": a 1500/200 player beats 1400/30, loses
     # to 1550/100 and 1700/300 in one rating period; with the paper's tau of 0.5 the result is
     # r' = 1464.06, RD' = 151.52, sigma' = 0.05999.
-    after = R.glicko2(R.Rating(1500, 200, 0.06),
-                      [(R.Rating(1400, 30, 0.06), 1.0), (R.Rating(1550, 100, 0.06), 0.0),
-                       (R.Rating(1700, 300, 0.06), 0.0)], tau=0.5)
+    after = R.glicko2(
+        R.Rating(1500, 200, 0.06),
+        [
+            (R.Rating(1400, 30, 0.06), 1.0),
+            (R.Rating(1550, 100, 0.06), 0.0),
+            (R.Rating(1700, 300, 0.06), 0.0),
+        ],
+        tau=0.5,
+    )
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.rd == pytest.approx(151.52, abs=0.01)
     assert after.vol == pytest.approx(0.05999, abs=0.00001)
@@ -22,7 +28,7 @@ def test_a_period_without_games_only_widens_the_deviation():
     # The paper's step 6 for a player who did not compete: phi' = sqrt(phi^2 + sigma^2).
     after = R.glicko2(R.Rating(1500, 200, 0.06), [])
     assert after.rating == 1500 and after.vol == 0.06
-    assert after.rd == pytest.approx(R.SCALE * ((200 / R.SCALE) ** 2 + 0.06 ** 2) ** 0.5)
+    assert after.rd == pytest.approx(R.SCALE * ((200 / R.SCALE) ** 2 + 0.06**2) ** 0.5)
 
 
 def test_a_score_glicko_does_not_know_is_refused():
@@ -59,18 +65,42 @@ def test_puzzles_are_served_near_the_learners_rating():
 # Today's figures, pinned (issue 18): whichever Glicko-2 library computes them, the ratings a
 # learner has earned must not move.  (rating, rd, vol) before, the opponent, the score, after.
 PINNED = [
-    ((1500.0, 350.0, 0.06), (1525.0, 200.0, 0.06), 1.0,
-     (1683.5896069839998, 266.8862088030375, 0.059999520996644004)),
-    ((1500.0, 350.0, 0.06), (1225.0, 200.0, 0.06), 0.0,
-     (1180.5541738201882, 288.09601590309757, 0.06000169218568806)),
-    ((1700.0, 80.0, 0.059), (1400.0, 120.0, 0.06), 0.0,
-     (1671.5581049476561, 79.6228411801274, 0.05900589374194116)),
-    ((1500.0, 200.0, 0.06), (1400.0, 30.0, 0.06), 1.0,
-     (1563.5641943063383, 175.402655938555, 0.059998657304847616)),
-    ((2300.0, 60.0, 0.06), (1200.0, 300.0, 0.06), 0.0,
-     (2284.7043238927004, 60.87921361622764, 0.06000686113168298)),
-    ((1500.0, 350.0, 0.06), (1500.0, 350.0, 0.06), 0.5,
-     (1500.0, 290.31896161384265, 0.05999896144314354)),
+    (
+        (1500.0, 350.0, 0.06),
+        (1525.0, 200.0, 0.06),
+        1.0,
+        (1683.5896069839998, 266.8862088030375, 0.059999520996644004),
+    ),
+    (
+        (1500.0, 350.0, 0.06),
+        (1225.0, 200.0, 0.06),
+        0.0,
+        (1180.5541738201882, 288.09601590309757, 0.06000169218568806),
+    ),
+    (
+        (1700.0, 80.0, 0.059),
+        (1400.0, 120.0, 0.06),
+        0.0,
+        (1671.5581049476561, 79.6228411801274, 0.05900589374194116),
+    ),
+    (
+        (1500.0, 200.0, 0.06),
+        (1400.0, 30.0, 0.06),
+        1.0,
+        (1563.5641943063383, 175.402655938555, 0.059998657304847616),
+    ),
+    (
+        (2300.0, 60.0, 0.06),
+        (1200.0, 300.0, 0.06),
+        0.0,
+        (2284.7043238927004, 60.87921361622764, 0.06000686113168298),
+    ),
+    (
+        (1500.0, 350.0, 0.06),
+        (1500.0, 350.0, 0.06),
+        0.5,
+        (1500.0, 290.31896161384265, 0.05999896144314354),
+    ),
 ]
 
 
@@ -82,12 +112,15 @@ def test_one_update_keeps_todays_figures(player, opponent, score, after):
 
 def test_a_run_of_answers_keeps_todays_figures():
     state: dict[str, R.Rating] = {}
-    for kind, band, themes, correct in [("count", 3, ["counting", "unseen"], True),
-                                        ("count", 3, ["counting"], False),
-                                        ("settlement", 4, ["stakes"], True),
-                                        ("count", 2, ["unseen"], True)]:
-        state.update(R.rate(lambda s: state.get(s) or R.default_rating(s), kind, band, themes,
-                            correct))
+    for kind, band, themes, correct in [
+        ("count", 3, ["counting", "unseen"], True),
+        ("count", 3, ["counting"], False),
+        ("settlement", 4, ["stakes"], True),
+        ("count", 2, ["unseen"], True),
+    ]:
+        state.update(
+            R.rate(lambda s: state.get(s) or R.default_rating(s), kind, band, themes, correct)
+        )
     pinned = {
         "kind:count": (1557.010084406378, 204.03153677614293, 0.060000463133179464),
         "kind:settlement": (1759.7523993755005, 276.1849878246589, 0.060000572944185565),

@@ -39,7 +39,10 @@ def test_ratings_come_from_the_grade_and_the_time_never_from_the_learner():
 
 def test_skills_are_the_kind_and_each_theme():
     assert skills_of("count", ["counting", "unseen", "counting"]) == [
-        "kind:count", "theme:counting", "theme:unseen"]
+        "kind:count",
+        "theme:counting",
+        "theme:unseen",
+    ]
 
 
 def test_sync_folds_in_new_answers_once(store):
@@ -56,8 +59,9 @@ def test_sync_folds_in_new_answers_once(store):
 
 def test_weakest_first(store):
     for i in range(8):
-        store.record_answer(f"o{i}", "spot-oversight", ["oversight", "split-prial"], i % 3 == 0,
-                            4, at=T0 + 3600 * i)
+        store.record_answer(
+            f"o{i}", "spot-oversight", ["oversight", "split-prial"], i % 3 == 0, 4, at=T0 + 3600 * i
+        )
         store.record_answer(f"c{i}", "count", ["counting", "unseen"], True, 4, at=T0 + 3600 * i)
     now = datetime.fromtimestamp(T0 + 86400 * 3, UTC)
     states = weak_skills(store, now=now)
@@ -76,7 +80,7 @@ def test_tables_are_versioned_and_leave_the_progress_schema_alone(store):
     assert store.schema_version == SCHEMA_VERSION
     row = store.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
     assert int(row[0]) == SCHEMA
-    ReviewBook(store)           # opening again migrates nothing
+    ReviewBook(store)  # opening again migrates nothing
     store.conn.execute("UPDATE review_meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(LaughError, match="newer version"):
         ReviewBook(store)
@@ -94,6 +98,7 @@ def test_a_failed_sync_leaves_nothing_half_done(store, monkeypatch):
         if calls["n"] == 4:
             raise KeyboardInterrupt
         return real(*a, **k)
+
     monkeypatch.setattr(book.scheduler, "review_card", flaky)
     with pytest.raises(KeyboardInterrupt):
         book.sync()
@@ -109,8 +114,9 @@ def test_the_card_survives_reopening(tmp_path):
         first = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, UTC))
     with ProgressStore(path) as s:
         again = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, UTC))
-    assert [(x.skill, x.due, x.stability) for x in first] == \
-        [(x.skill, x.due, x.stability) for x in again]
+    assert [(x.skill, x.due, x.stability) for x in first] == [
+        (x.skill, x.due, x.stability) for x in again
+    ]
     db = sqlite3.connect(path)
     assert db.execute("SELECT COUNT(*) FROM review_cards").fetchone()[0] == 2
 
@@ -119,6 +125,7 @@ def test_render_weak_skills(store):
     import io
 
     from rich.console import Console
+
     store.record_answer("a", "count", ["unseen"], False, 5, at=T0)
     now = datetime.fromtimestamp(T0 + 30, UTC)
     for width in (80, 40):

@@ -45,6 +45,7 @@ def asked(drill):
         p = orig(*a, **k)
         drill.asked.append(p)
         return p
+
     drill.next_puzzle = next_puzzle
     return drill
 
@@ -54,11 +55,11 @@ def test_a_piped_storm_of_pass_at_level_1_is_right_often_and_meets_several_kinds
     drill = asked(OversightDrill(io_, "parlett", seed=11, store=store))
     res = drill.storm(minutes=10, max_positions=24)
     assert len(res.answers) == 24
-    assert res.score >= len(res.answers) / 4                 # nothing to claim: pass is right
+    assert res.score >= len(res.answers) / 4  # nothing to claim: pass is right
     first = drill.asked[:20]
     kinds = {p.variant for p in first if p.answer["claims"]}
     assert len(kinds) >= 2, kinds
-    assert "harder positions now" not in out.file.getvalue()     # still level 1
+    assert "harder positions now" not in out.file.getvalue()  # still level 1
     claimable = [p.variant if p.answer["claims"] else "-" for p in drill.asked]
     run = longest = 1
     for a, b in zip(claimable, claimable[1:]):
@@ -74,6 +75,7 @@ def test_a_piped_storm_of_pass_at_level_1_is_right_often_and_meets_several_kinds
 def test_every_level_mixes_claims_and_nothing_over_every_kind_of_the_ruleset(level):
     from tutor.engine.sources import default_library
     from tutor.puzzles.kinds.spot_oversight import SpotOversight
+
     io_, _ = scripted(lambda prompt: "pass")
     drill = OversightDrill(io_, "porges", 5, seed=3)
     got = [drill.next_puzzle(level) for _ in range(20)]
@@ -103,7 +105,7 @@ def test_a_false_claim_costs_a_mistake_and_every_figure_is_recorded(store):
     state["drill"] = drill
     res = drill.storm(minutes=10, max_positions=9)
     decoys = [p for p in drill.asked if not p.answer["claims"]]
-    assert decoys and res.mistakes == len(decoys)          # each false claim a mistake
+    assert decoys and res.mistakes == len(decoys)  # each false claim a mistake
     figures = {f.kind: f for f in store.spotting(("drill",))}
     assert sum(f.false_claims for f in figures.values()) == len(decoys)
     hits = sum(f.hits for f in figures.values())
@@ -122,6 +124,7 @@ def test_personal_bests_per_mode_and_ruleset_and_new_best_said(store):
             if state["n"] <= n_right:
                 return p.expected_answer_text()
             return "nothing" if p.answer["claims"] else "claim a"
+
         io_, out = scripted(answer)
         d = asked(OversightDrill(io_, ruleset, seed=5 + n_right, store=store))
         state["d"] = d
@@ -141,8 +144,12 @@ def test_a_piped_claim_of_aces_by_rank_is_read():
     assert p.answer["claims"][0]["cards"] == ["AH", "AS"]
     for text in ("a", "ace", "aces", "claim a", "claim aces", "claim the split prial of aces"):
         assert p.grade(text).correct, text
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", LAUGH_HOME=os.devnull + "-no-home",
-               PYTHONPATH=str(ROOT))
+    env = dict(
+        os.environ,
+        PYTHONIOENCODING="utf-8",
+        LAUGH_HOME=os.devnull + "-no-home",
+        PYTHONPATH=str(ROOT),
+    )
     proc = laugh_process(["puzzle", "--id", p.id], "claim a\n", env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Right: you claim" in proc.stdout and "could not read" not in proc.stdout
@@ -155,15 +162,17 @@ def test_count_and_settle_say_what_was_saved_when_left_early(end, library, tmp_p
     def leave(prompt):
         raise end
 
-    for make in (lambda io_, s: CountDrill(io_, rulesets, seed=7, store=s),
-                 lambda io_, s: SettleDrill(io_, rulesets, seed=2, store=s)):
+    for make in (
+        lambda io_, s: CountDrill(io_, rulesets, seed=7, store=s),
+        lambda io_, s: SettleDrill(io_, rulesets, seed=2, store=s),
+    ):
         io_, out = scripted(leave)
         drill = make(io_, None)
         with pytest.raises(end):
             drill.session(2)
         assert "stopped: nothing saved (--no-save)." in out.file.getvalue()
         with ProgressStore(tmp_path / f"{end.__name__}.sqlite3") as s:
-            s.record_answer("x", "settlement", ["settlement"], True, 1.0)   # before the drill
+            s.record_answer("x", "settlement", ["settlement"], True, 1.0)  # before the drill
             io_, out = scripted(leave)
             with pytest.raises(end):
                 make(io_, s).session(2)
@@ -179,6 +188,7 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
     from tutor.engine.records import replay
     from tutor.engine.sources import default_library
     from tutor.puzzles.kinds.spot_story import claim_groups
+
     lib = default_library()
     io_, _ = scripted(lambda prompt: "pass")
     drill = OversightDrill(io_, seed=8)
@@ -189,7 +199,7 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
         deal, how = p.deal(), p.data["decided_by"]
         claimed = bool(claim_groups(deal, p.seat))
         assert claimed == bool(p.answer["claims"])
-        if how == "counting":       # the last action, or a lie-down whose pair is still open
+        if how == "counting":  # the last action, or a lie-down whose pair is still open
             hist = deal.history
             flips = []
             for i, laid in enumerate(hist):
@@ -198,18 +208,26 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
                 before = replay(p.record, upto=i)
                 as_is = before.lie_down_oversights(laid.player)
                 other = before.lie_down_oversights(laid.player, counted_otherwise=True)
-                flips += [(i, f) for f, g in zip(as_is, other) if f.claimable != g.claimable
-                          and deal.laid_down_still_open(i, f.rank)]
+                flips += [
+                    (i, f)
+                    for f, g in zip(as_is, other)
+                    if f.claimable != g.claimable and deal.laid_down_still_open(i, f.rank)
+                ]
             assert flips
             later += all(i != len(hist) - 1 for i, _ in flips)
         elif how == "ruleset":
             rs = deal.ruleset
-            others = [r for r in lib.rulesets.values() if r.oversights
-                      and (r.oversights, r.declarations) != (rs.oversights, rs.declarations)]
+            others = [
+                r
+                for r in lib.rulesets.values()
+                if r.oversights
+                and (r.oversights, r.declarations) != (rs.oversights, rs.declarations)
+            ]
             flips = []
             for r in others:
-                variant = replace(rs, oversights=r.oversights, declarations=r.declarations,
-                                  captures=r.captures)
+                variant = replace(
+                    rs, oversights=r.oversights, declarations=r.declarations, captures=r.captures
+                )
                 d = replay(p.record, {rs.id: variant}, check_result=False)
                 flips.append(bool(claim_groups(d, p.seat)) != claimed)
             assert any(flips)
@@ -223,12 +241,12 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
 def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
     state: dict = {"n": 0}
 
-    def answer(prompt):         # right, but wrong on the second position judged by counting
+    def answer(prompt):  # right, but wrong on the second position judged by counting
         p = state["drill"].asked[-1]
         if p.data["decided_by"]:
             state["n"] += 1
             if state["n"] == 2:
-                return "nothing" if p.answer["claims"] else cue(p)     # the laid-down rank
+                return "nothing" if p.answer["claims"] else cue(p)  # the laid-down rank
         return p.expected_answer_text() if p.answer["claims"] else "pass"
 
     io_, out = scripted(answer, FakeClock(default=1.0))
@@ -238,8 +256,7 @@ def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
     judged = [p for p in drill.asked if p.data["decided_by"]]
     assert len(judged) >= 4 and res.judged.count(False) == 1
     text = " ".join(out.file.getvalue().split())
-    assert (f"Judged by counting or the ruleset: {len(judged) - 1} of {len(judged)} right"
-            in text)
+    assert f"Judged by counting or the ruleset: {len(judged) - 1} of {len(judged)} right" in text
     themes = [t for t in store.tallies("theme") if t.name.startswith("judged-by-")]
     assert sum(t.n for t in themes) == len(judged)
     assert sum(t.right for t in themes) == len(judged) - 1
@@ -255,6 +272,7 @@ def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
     from spot_learners import LEARNERS, right
 
     from tutor.puzzles import from_id
+
     dead, live = from_id("spot-oversight.parlett.5.17"), from_id("spot-oversight.parlett.5.63")
     for p, claim in ((dead, True), (live, False)):
         deal = p.deal()
@@ -268,4 +286,4 @@ def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
         for name in ("cue", "cue+own", "cue+own+dealer"):
             assert right(p, LEARNERS[name](p)) == (not claim), name
         assert right(p, LEARNERS["engine"](p))
-    assert "2 unseen" in live.explanation          # the queens' whereabouts when laid down
+    assert "2 unseen" in live.explanation  # the queens' whereabouts when laid down

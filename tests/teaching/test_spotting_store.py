@@ -18,7 +18,7 @@ def fill(store: ProgressStore) -> None:
     store.record_sighting("play", "split_prial", "hit", 1.5, ruleset="parlett", source="play:1")
     store.record_sighting("match", "split_prial", "hit", 2.5, ruleset="parlett")
     store.record_sighting("drill", "split_prial", "hit", None, ruleset="parlett")
-    store.record_sighting("play", "split_prial", "miss", 9.0)          # a miss keeps no time
+    store.record_sighting("play", "split_prial", "miss", 9.0)  # a miss keeps no time
     store.record_sighting("drill", "laid_down_dead_pair", "false_claim")
     store.record_sighting("play", "", "false_claim")
 
@@ -49,14 +49,14 @@ def test_export_and_import_merge_by_uid(tmp_path):
     with ProgressStore(tmp_path / "b.sqlite3") as b:
         b.record_sighting("play", "split_prial", "hit", 3.0)
         import_file(b, tmp_path / "a.json")
-        import_file(b, tmp_path / "a.json")                # twice changes nothing
+        import_file(b, tmp_path / "a.json")  # twice changes nothing
         assert len(b.sightings()) == 7
         assert {f.kind: f.hits for f in b.spotting()}["split_prial"] == 4
     bad = (tmp_path / "a.json").read_text().replace('"outcome": "miss"', '"outcome": "oops"')
     with pytest.raises(Exception, match=r"sightings\[\d\]\.outcome: must be one of"):
         parse_export(bad, "a.json")
     old = json.loads((tmp_path / "a.json").read_text())
-    del old["sightings"]                                  # an older export: none
+    del old["sightings"]  # an older export: none
     assert parse_export(json.dumps(old)).sightings == []
 
 

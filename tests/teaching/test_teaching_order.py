@@ -32,14 +32,22 @@ def test_every_lesson_puzzle_is_taught_by_then_and_no_harder_than_allowed():
 
 def test_the_early_lessons_pose_what_they_teach():
     course = {lesson.id: lesson for lesson in load_course()}
-    kinds = {lid: {b.data["kind"].split("@")[0] for b in les.blocks("puzzle")}
-             for lid, les in course.items()}
+    kinds = {
+        lid: {b.data["kind"].split("@")[0] for b in les.blocks("puzzle")}
+        for lid, les in course.items()
+    }
     assert kinds["terms"] == {"deal-setup/eldest", "legal-play/lie-down", "legal-play/one-for-one"}
-    assert kinds["history"] == {"timeline/name-or-rules", "timeline/dates-in-order",
-                                "timeline/date-of-record", "timeline/sources-in-order"}
-    assert not any(k.startswith(("count", "capture-now")) for lid in
-                   ("terms", "the-deal", "capturing", "declarations", "lying-down")
-                   for k in kinds[lid])
+    assert kinds["history"] == {
+        "timeline/name-or-rules",
+        "timeline/dates-in-order",
+        "timeline/date-of-record",
+        "timeline/sources-in-order",
+    }
+    assert not any(
+        k.startswith(("count", "capture-now"))
+        for lid in ("terms", "the-deal", "capturing", "declarations", "lying-down")
+        for k in kinds[lid]
+    )
     assert {"reading/reading", "reading/side-by-side"} <= kinds["sources-compared"]
 
 
@@ -57,13 +65,15 @@ def test_lessons_check_refuses_a_puzzle_before_its_teaching(tmp_path):
     # (the objective's themes left out: the blocks below are refused for their teaching order,
     # not for what they pin or draw: tests/teaching/test_objectives_served.py)
     text = terms.read_text(encoding="utf-8").replace("    themes: [eldest]\n", "")
-    text += "\n```puzzle\nobjective: eldest\nkind: count\ncount: 1\n```\n\n```puzzle\n" \
-            "objective: eldest\nkind: legal-play\ntheme: declaration\n```\n\n```puzzle\n" \
-            "objective: eldest\nkind: deal-setup\ndifficulty: 4\n```\n"
+    text += (
+        "\n```puzzle\nobjective: eldest\nkind: count\ncount: 1\n```\n\n```puzzle\n"
+        "objective: eldest\nkind: legal-play\ntheme: declaration\n```\n\n```puzzle\n"
+        "objective: eldest\nkind: deal-setup\ndifficulty: 4\n```\n"
+    )
     terms.write_text(text, encoding="utf-8")
     _, problems = check_lessons(sorted(folder.glob("[0-9]*.md")))
     lessons = [p for p in problems if "02-terms.md" in p]
-    assert len(lessons) == 0                    # a file alone is not checked against the course
+    assert len(lessons) == 0  # a file alone is not checked against the course
     lessons = load_course_problems(folder)
     assert any("'count' are taught in lesson 9, Strategy and counting" in p for p in lessons)
     assert any("'legal-play' on 'declaration' are taught in lesson 5" in p for p in lessons)
@@ -73,6 +83,7 @@ def test_lessons_check_refuses_a_puzzle_before_its_teaching(tmp_path):
 def load_course_problems(folder):
     """The course-wide problems of the lessons in ``folder`` (as `laugh lessons check` finds)."""
     from tutor.teaching.lessons import load_lesson
+
     lessons = []
     for n, f in enumerate(sorted(folder.glob("[0-9]*.md")), 1):
         lesson = load_lesson(f)
@@ -96,7 +107,7 @@ def test_puzzles_are_numbered_across_the_lesson():
 
 def test_a_blocks_puzzles_have_seeds_a_stride_apart():
     first = puzzle_seed(1, "terms", 4, 0)
-    assert first == 266208988846911                  # pinned: the same on every machine
+    assert first == 266208988846911  # pinned: the same on every machine
     assert puzzle_seed(1, "terms", 4, 2) - first == 2 * P.SET_STRIDE
 
 
@@ -132,15 +143,19 @@ def test_every_course_objective_is_tested_by_a_puzzle_block():
 
 def test_lessons_check_refuses_an_untested_objective_and_an_unknown_one(tmp_path):
     path = tmp_path / "02-sample.md"
-    path.write_text(_FRONT + "\n```puzzle\nobjective: match\nkind: legal-play\n"
-                             "theme: one-for-one\n```\n\n```puzzle\nobjective: counting\n"
-                             "kind: legal-play\n```\n\n```puzzle\nkind: legal-play\n```\n",
-                    encoding="utf-8")
+    path.write_text(
+        _FRONT + "\n```puzzle\nobjective: match\nkind: legal-play\n"
+        "theme: one-for-one\n```\n\n```puzzle\nobjective: counting\n"
+        "kind: legal-play\n```\n\n```puzzle\nkind: legal-play\n```\n",
+        encoding="utf-8",
+    )
     _, problems = check_lessons([path])
     text = "\n".join(problems)
     assert "02-sample.md:4: objectives: objective 'lie-down' is tested by no puzzle" in text
-    assert ("02-sample.md:24: puzzle.objective: 'counting' is not an objective of this lesson "
-            "(objectives: match, lie-down)") in text
+    assert (
+        "02-sample.md:24: puzzle.objective: 'counting' is not an objective of this lesson "
+        "(objectives: match, lie-down)"
+    ) in text
     assert "02-sample.md:29: puzzle.objective: missing: name the objective its puzzles test" in text
     assert len(problems) == 3
 
@@ -152,20 +167,23 @@ def test_lessons_check_refuses_a_board_that_shows_a_rule_taught_later(tmp_path, 
     folder = _course_copy(tmp_path)
     terms = folder / "02-terms.md"
     text = terms.read_text(encoding="utf-8")
-    text = text.replace("kind: legal-play\ntheme: one-for-one\ncount: 1\nruleset: du-coeur",
-                        "kind: legal-play\ntheme: one-for-one\ncount: 1\nruleset: du-coeur\n"
-                        "players: 4")
+    text = text.replace(
+        "kind: legal-play\ntheme: one-for-one\ncount: 1\nruleset: du-coeur",
+        "kind: legal-play\ntheme: one-for-one\ncount: 1\nruleset: du-coeur\nplayers: 4",
+    )
     terms.write_text(text, encoding="utf-8")
     assert not [p for p in load_course_problems(folder) if "02-terms.md" in p]
     board = dict(P.definition("legal-play").options)
-    monkeypatch.setitem(P.definition("legal-play").options, "board",
-                        {"recent": 1, "scoring": True})
+    monkeypatch.setitem(P.definition("legal-play").options, "board", {"recent": 1, "scoring": True})
     problems = [p for p in load_course_problems(folder) if "02-terms.md" in p]
-    assert problems and all("every board of 'legal-play' under 'du-coeur' shows the pot and "
-                            "the antes (taught in lesson 3, The deal), the bonus (taught in "
-                            "lesson 7, Settling the pot, and scoring by points), the breakeven "
-                            "(taught in lesson 7, Settling the pot, and scoring by points), "
-                            "which come after this lesson" in p for p in problems), problems
+    assert problems and all(
+        "every board of 'legal-play' under 'du-coeur' shows the pot and "
+        "the antes (taught in lesson 3, The deal), the bonus (taught in "
+        "lesson 7, Settling the pot, and scoring by points), the breakeven "
+        "(taught in lesson 7, Settling the pot, and scoring by points), "
+        "which come after this lesson" in p
+        for p in problems
+    ), problems
     assert board
 
 
@@ -173,6 +191,7 @@ def test_a_puzzle_whose_board_shows_a_later_rule_does_not_fit_an_early_lesson():
     """What a board shows counts in what a puzzle needs: a claim in its latest actions is
     taught in lesson 8, so the puzzle is not set before it, and the search says why."""
     from tutor.puzzles.generators import misfit
+
     found = None
     for s in range(400):
         p = P.generate("legal-play", "parlett", 5, s)
@@ -181,14 +200,20 @@ def test_a_puzzle_whose_board_shows_a_later_rule_does_not_fit_an_early_lesson():
             break
     assert found is not None
     assert P.needs(found) >= "08-oversights"
-    assert misfit(found, None, "04-capturing") == \
-        "their boards show a claim of a mistake (taught in 08-oversights)"
+    assert (
+        misfit(found, None, "04-capturing")
+        == "their boards show a claim of a mistake (taught in 08-oversights)"
+    )
     # a lesson's puzzles never show what it has not taught
     for lesson in load_course():
         for b in lesson.blocks("puzzle"):
             for n in range(b.data["count"]):
-                p = P.generate(b.data["kind"], b.data["ruleset"], b.data["players"],
-                               seed=puzzle_seed(0, lesson.id, b.index, n))
+                p = P.generate(
+                    b.data["kind"],
+                    b.data["ruleset"],
+                    b.data["players"],
+                    seed=puzzle_seed(0, lesson.id, b.index, n),
+                )
                 assert P.needs(p) <= lesson.path.stem, (lesson.id, p.id, P.shows(p))
 
 
@@ -198,6 +223,7 @@ def test_every_explanation_points_to_a_page_of_the_course_that_teaches_it():
     import re
 
     from tutor.puzzles.render import taught_line
+
     course = {lesson.path.stem: lesson for lesson in load_course()}
     for kind in P.KINDS:
         pages = P.definition(kind).pages
@@ -208,5 +234,4 @@ def test_every_explanation_points_to_a_page_of_the_course_that_teaches_it():
             text = course[stem].path.read_text(encoding="utf-8")
             assert re.search(rf"^#+ {re.escape(heading)}\s*$", text, re.M), (kind, key, ref)
     p = P.generate("end-of-play", "parlett-tournament", 5, 1)
-    assert taught_line(p) == ("Taught in lesson 6, on the page “The end of play” "
-                              "(laugh lesson 6).")
+    assert taught_line(p) == ("Taught in lesson 6, on the page “The end of play” (laugh lesson 6).")

@@ -74,14 +74,19 @@ def test_an_unknown_track_lists_the_tracks():
         load_track("chess")
 
 
-@pytest.mark.parametrize("text, where", [
-    ("id: t\ntitle: T\nruleset: nowhere\nabout: x\nsteps: [{lesson: terms}]\n", ":3: ruleset"),
-    ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: []\n", ":5: steps"),
-    ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\ncolour: red\n",
-     ":6: colour"),
-    ("id: T T\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\n", ":1: id"),
-    ("- just a list\n", ":1: must be a mapping of keys (id, title, ruleset, about, steps"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("id: t\ntitle: T\nruleset: nowhere\nabout: x\nsteps: [{lesson: terms}]\n", ":3: ruleset"),
+        ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: []\n", ":5: steps"),
+        (
+            "id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\ncolour: red\n",
+            ":6: colour",
+        ),
+        ("id: T T\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\n", ":1: id"),
+        ("- just a list\n", ":1: must be a mapping of keys (id, title, ruleset, about, steps"),
+    ],
+)
 def test_a_broken_track_file_is_one_line(tmp_path, text, where):
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
@@ -102,25 +107,37 @@ _GOOD = "id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps:\n  - lesson: terms\
 
 
 def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_key(tmp_path):
-    assert _broken(tmp_path, _GOOD + "match: yes please\n") == \
-        "bad.yaml:7: match: must be true or false"
+    assert (
+        _broken(tmp_path, _GOOD + "match: yes please\n")
+        == "bad.yaml:7: match: must be true or false"
+    )
     assert _broken(tmp_path, _GOOD.replace("title: T\n", "")) == "bad.yaml:1: title: is missing"
-    assert _broken(tmp_path, _GOOD + "  - lesson: capturing\n    leave: [counts]\n") == \
-        "bad.yaml:8: steps[1].leave: is not a key here (keys: lesson, pages, leave_out)"
-    assert _broken(tmp_path, _GOOD + "    pages: []\n") == \
-        "bad.yaml:7: steps[0].pages: must list page headings"
-    assert _broken(tmp_path, _GOOD + "  - lesson: terms\n") == \
-        "bad.yaml:7: steps[1].lesson: 'terms' is a step twice"
-    assert _broken(tmp_path, _GOOD + "  - lesson: Capturing\n") == \
-        "bad.yaml:7: steps[1].lesson: 'Capturing' is not an id (lower-case words joined by '-')"
+    assert (
+        _broken(tmp_path, _GOOD + "  - lesson: capturing\n    leave: [counts]\n")
+        == "bad.yaml:8: steps[1].leave: is not a key here (keys: lesson, pages, leave_out)"
+    )
+    assert (
+        _broken(tmp_path, _GOOD + "    pages: []\n")
+        == "bad.yaml:7: steps[0].pages: must list page headings"
+    )
+    assert (
+        _broken(tmp_path, _GOOD + "  - lesson: terms\n")
+        == "bad.yaml:7: steps[1].lesson: 'terms' is a step twice"
+    )
+    assert (
+        _broken(tmp_path, _GOOD + "  - lesson: Capturing\n")
+        == "bad.yaml:7: steps[1].lesson: 'Capturing' is not an id (lower-case words joined by '-')"
+    )
 
 
 def test_a_track_naming_what_is_not_there_is_refused(tmp_path, course):
     path = tmp_path / "t.yaml"
-    path.write_text("id: t\ntitle: T\nruleset: inter-livery-2018\nabout: x\nsteps:\n"
-                    "  - lesson: nothing\n  - lesson: terms\n    pages: [No such page]\n"
-                    "  - lesson: capturing\n    leave_out: [no-such-objective]\n",
-                    encoding="utf-8")
+    path.write_text(
+        "id: t\ntitle: T\nruleset: inter-livery-2018\nabout: x\nsteps:\n"
+        "  - lesson: nothing\n  - lesson: terms\n    pages: [No such page]\n"
+        "  - lesson: capturing\n    leave_out: [no-such-objective]\n",
+        encoding="utf-8",
+    )
     problems = track_problems(read_track(path), course)
     assert any("'nothing' is not a lesson" in p for p in problems)
     assert any("no page 'No such page'" in p for p in problems)
@@ -140,11 +157,16 @@ def test_a_step_names_a_lesson_by_its_step_and_its_course_number(track, course):
 
     from tutor.teaching.lessons import Segment
     from tutor.teaching.tracks import taught_in_track
+
     texts = []
     for step in track.steps:
         fixed = fixed_lesson(track, step, course[step.lesson]).lesson
-        texts += [" ".join(it.text.split()) for page in fixed.pages for it in page
-                  if isinstance(it, Segment)]
+        texts += [
+            " ".join(it.text.split())
+            for page in fixed.pages
+            for it in page
+            if isinstance(it, Segment)
+        ]
     prose = "\n".join(texts)
     assert not re.search(r"(?<!course )\b[Ll]esson \d+", prose)
     assert "(a capture: step 3 shows every way to capture)" in prose
@@ -152,9 +174,11 @@ def test_a_step_names_a_lesson_by_its_step_and_its_course_number(track, course):
     assert "Inter-Livery rules of step 8 (course lesson 11)" in prose
     assert taught_in_track(track, "06-lying-down#Lying down") == (
         "Taught in step 5 (course lesson 6), on the page “Lying down” (r from the home "
-        "screen, step 5).")
+        "screen, step 5)."
+    )
     assert taught_in_track(track, "10-sources-compared#Where they differ").startswith(
-        "Taught in course lesson 10, on the page")
+        "Taught in course lesson 10, on the page"
+    )
 
 
 def test_the_introduction_says_what_the_track_leaves_out(track, course):
@@ -163,12 +187,17 @@ def test_the_introduction_says_what_the_track_leaves_out(track, course):
     says is left out must be: the course lessons that are not steps are named, and it claims
     no page comparing sources is left out while a kept page names another source."""
     from tutor.teaching.lessons import Segment, course_index
+
     steps = {s.lesson for s in track.steps}
     for entry in course_index():
         if entry.id not in steps:
             assert f"course lesson {entry.number}" in track.about, entry.id
-    kept = " ".join(it.text for s in track.steps
-                    for page in fixed_lesson(track, s, course[s.lesson]).lesson.pages
-                    for it in page if isinstance(it, Segment))
+    kept = " ".join(
+        it.text
+        for s in track.steps
+        for page in fixed_lesson(track, s, course[s.lesson]).lesson.pages
+        for it in page
+        if isinstance(it, Segment)
+    )
     if "compendium" in kept:
         assert "pages and puzzles that compare the sources are left out" not in track.about

@@ -24,19 +24,43 @@ from tutor.teaching.transfer import parse_export
 pytestmark = pytest.mark.fuzz
 
 GOOD = json.loads((ROOT / "tests" / "data" / "progress-export.json").read_text(encoding="utf-8"))
-GOOD["lessons"].append({**GOOD["lessons"][0], "lesson": "history", "completed_at": 1767226000.0,
-                        "right": 2, "total": 3, "in_progress": False})
+GOOD["lessons"].append(
+    {
+        **GOOD["lessons"][0],
+        "lesson": "history",
+        "completed_at": 1767226000.0,
+        "right": 2,
+        "total": 3,
+        "in_progress": False,
+    }
+)
 
-plausible = st.one_of(st.none(), st.booleans(), st.integers(-2, 12), st.floats(0, 4e10),
-                      st.sampled_from(["count", "settlement", "counting", "terms", "fixture-1"]))
+plausible = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 12),
+    st.floats(0, 4e10),
+    st.sampled_from(["count", "settlement", "counting", "terms", "fixture-1"]),
+)
 scalars = st.one_of(
-    plausible, plausible, plausible,
-    st.integers(), st.integers(-2 ** 70, 2 ** 70), st.sampled_from([10 ** 400, -10 ** 399, 2 ** 63,
-                                                                    2 ** 63 - 1, -2 ** 63 - 1]),
-    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([1e300, -0.0, 5e-324]),
-    st.text(max_size=30), st.sampled_from(["count", "", "\x1b[2J", "x" * 300, "1.0", "terms"]))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6)
+    plausible,
+    plausible,
+    plausible,
+    st.integers(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([10**400, -(10**399), 2**63, 2**63 - 1, -(2**63) - 1]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([1e300, -0.0, 5e-324]),
+    st.text(max_size=30),
+    st.sampled_from(["count", "", "\x1b[2J", "x" * 300, "1.0", "terms"]),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 def _places(obj, path=()):
@@ -57,13 +81,14 @@ def _mutated(data) -> str:
     doc = json.loads(json.dumps(GOOD))
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
         how = data.draw(st.sampled_from(["set", "set", "set", "repeat", "twice"]), label="how")
-        if how == "repeat":                 # an answer or lesson given again, maybe changed
+        if how == "repeat":  # an answer or lesson given again, maybe changed
             group = data.draw(st.sampled_from(["answers", "lessons"]), label="group")
             if doc.get(group) and isinstance(doc[group], list):
                 item = json.loads(json.dumps(data.draw(st.sampled_from(doc[group]), label="item")))
                 if isinstance(item, dict) and data.draw(st.booleans(), label="change"):
-                    item[data.draw(st.sampled_from(sorted(item) or ["x"]), label="key")] = \
+                    item[data.draw(st.sampled_from(sorted(item) or ["x"]), label="key")] = (
                         data.draw(values, label="new")
+                    )
                 doc[group].append(item)
             continue
         path = data.draw(st.sampled_from(PLACES), label="path")
@@ -72,7 +97,7 @@ def _mutated(data) -> str:
             for key in path[:-1]:
                 obj = obj[key]
             if how == "twice":
-                continue                    # done on the text below
+                continue  # done on the text below
             obj[path[-1]] = data.draw(values, label="value")
         except (KeyError, IndexError, TypeError):
             continue
@@ -83,7 +108,7 @@ def _mutated(data) -> str:
         if at >= 0:
             end = text.find(",", at)
             if end > at:
-                text = text[:end + 1] + " " + text[at:end + 1] + text[end + 1:]
+                text = text[: end + 1] + " " + text[at : end + 1] + text[end + 1 :]
     return text
 
 
@@ -109,6 +134,6 @@ def test_an_export_is_taken_whole_or_refused_whole_in_one_line(data):
             added, known = store.merge(export.answers, export.lessons, export.meta)
             assert (added, known) == (len(uids), 0)
         with ProgressStore(path) as store:
-            assert store.notice is None, store.notice          # nothing taken reads as damage
+            assert store.notice is None, store.notice  # nothing taken reads as damage
             assert sorted(a.uid for a in store.answers()) == sorted(uids)
             store.tallies("theme"), store.timeline(), store.lesson_states()

@@ -73,16 +73,46 @@ def test_html_worksheet_escapes_everything_from_the_lesson(hostile, library):
     page = render_html(build(hostile, 1, library))
     assert "<script>" not in page and "onclick" not in page.replace("onclick=x", "")
     assert "&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;" in page
-    assert "&lt;img src=x onerror=alert(1)&gt;" in page            # the lesson's own heading
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page  # the lesson's own heading
     assert "&lt;/li&gt;&lt;li onclick=x&gt;" in page
     assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
     assert "href=" not in page
     # the only tags are the worksheet's own
     tags = set(re.findall(r"<\s*([a-zA-Z0-9]+)", page))
-    assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4",
-                    "p", "code", "span", "ul", "ol", "li", "blockquote", "cite", "div", "pre",
-                    "section", "br", "strong", "em", "table", "thead", "tbody", "tr", "th", "td",
-                    "caption", "b"}
+    assert tags <= {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "p",
+        "code",
+        "span",
+        "ul",
+        "ol",
+        "li",
+        "blockquote",
+        "cite",
+        "div",
+        "pre",
+        "section",
+        "br",
+        "strong",
+        "em",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "caption",
+        "b",
+    }
 
 
 def test_markdown_worksheet_escapes_everything_from_the_lesson(hostile, library):
@@ -91,23 +121,30 @@ def test_markdown_worksheet_escapes_everything_from_the_lesson(hostile, library)
     assert "&lt;script>" in text and "&lt;img src=x onerror=alert(1)>" in text
     assert "\\*emphasise\\*" in text and "\\[a link](" in text
     from markdown_it import MarkdownIt
+
     html = MarkdownIt("commonmark").render(text)
     assert "<script>" not in html and "<em>emphasise" not in html and "<a " not in html
 
 
-@pytest.mark.parametrize("text, safe", [
-    ("<b>x</b> & y", "&lt;b>x&lt;/b> & y"),
-    ("&amp; &#60;", "&amp;amp; &amp;#60;"),
-    ("# not a heading", "\\# not a heading"),
-    ("1. not a list", "1\\. not a list"),
-    ("- not an item", "\\- not an item"),
-    ("a | b `c`", "a \\| b \\`c\\`"),
-    ("*not* _emphasis_ x_y_z 2 * 3", "\\*not\\* \\_emphasis\\_ x_y_z 2 * 3"),
-    ("[a link](x) ~~struck~~", "\\[a link](x) \\~\\~struck\\~\\~"),
-    # what needs no escape gets none (issue 34: they were backslashed or entities on paper)
-    ("+1.09", "+1.09"), ("Play from hand >", "Play from hand >"), ("lowest cut~", "lowest cut~"),
-    ("A) 9♥ takes 9♦", "A) 9♥ takes 9♦"), ("[A] or [B]", "[A] or [B]"),
-])
+@pytest.mark.parametrize(
+    "text, safe",
+    [
+        ("<b>x</b> & y", "&lt;b>x&lt;/b> & y"),
+        ("&amp; &#60;", "&amp;amp; &amp;#60;"),
+        ("# not a heading", "\\# not a heading"),
+        ("1. not a list", "1\\. not a list"),
+        ("- not an item", "\\- not an item"),
+        ("a | b `c`", "a \\| b \\`c\\`"),
+        ("*not* _emphasis_ x_y_z 2 * 3", "\\*not\\* \\_emphasis\\_ x_y_z 2 * 3"),
+        ("[a link](x) ~~struck~~", "\\[a link](x) \\~\\~struck\\~\\~"),
+        # what needs no escape gets none (issue 34: they were backslashed or entities on paper)
+        ("+1.09", "+1.09"),
+        ("Play from hand >", "Play from hand >"),
+        ("lowest cut~", "lowest cut~"),
+        ("A) 9♥ takes 9♦", "A) 9♥ takes 9♦"),
+        ("[A] or [B]", "[A] or [B]"),
+    ],
+)
 def test_md_escape(text, safe):
     assert md_escape(text) == safe
 
@@ -119,10 +156,13 @@ def _md_reads(source: str, cell: bool = False) -> str | None:
     import html
 
     from markdown_it import MarkdownIt
-    out = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(
-        source)
-    m = re.search(r"<td>(.*)</td>", out, re.S) if cell else \
-        re.fullmatch(r"<p>(.*)</p>\n", out, re.S)
+
+    out = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(source)
+    m = (
+        re.search(r"<td>(.*)</td>", out, re.S)
+        if cell
+        else re.fullmatch(r"<p>(.*)</p>\n", out, re.S)
+    )
     return None if m is None else html.unescape(m.group(1))
 
 
@@ -134,8 +174,9 @@ def test_md_escape_reads_back_as_the_text_and_nothing_else(text):
     if want:
         assert _md_reads(md_escape(text)) == want
         assert _md_reads("a " + md_escape(text, start=False)) == "a " + want
-        assert _md_reads("| h |\n|---|\n| " + md_escape(text, start=False) + " |\n",
-                         cell=True) == want
+        assert (
+            _md_reads("| h |\n|---|\n| " + md_escape(text, start=False) + " |\n", cell=True) == want
+        )
 
 
 def test_handouts_have_no_empty_box_no_line_for_the_terminal_and_no_stray_escape(tmp_path):
@@ -145,7 +186,7 @@ def test_handouts_have_no_empty_box_no_line_for_the_terminal_and_no_stray_escape
     for key in ("history", "tournament", "sources-compared"):
         ws = build(course_lesson(key), 3)
         empty = [p for p in ws.puzzles if not p.position.strip()]
-        assert empty, key                   # source / score-sheet puzzles: nothing to draw
+        assert empty, key  # source / score-sheet puzzles: nothing to draw
         page, text = render_html(ws), render_markdown(ws)
         assert not re.search(r"<pre>\s*</pre>", page)
         assert not re.search(r"```text\n\s*\n?```", text)
@@ -153,10 +194,11 @@ def test_handouts_have_no_empty_box_no_line_for_the_terminal_and_no_stray_escape
         for out in (page, text):
             assert "hint" not in out.lower().replace("hints", "")
         assert "&gt;" not in text and "\\~" not in text and "\\+" not in text
-        assert not re.search(r"\| \\[-+]\d|\d\\\.\d", text)        # "\+1.09", "0\.18"
+        assert not re.search(r"\| \\[-+]\d|\d\\\.\d", text)  # "\+1.09", "0\.18"
     # every lesson's prose, which goes on paper too, leaves the terminal's words to the
     # program: no "Type `hint`"
     from tutor.teaching.lessons import lesson_files
+
     for path in lesson_files():
         assert "`hint`" not in path.read_text(encoding="utf-8"), path.name
 
@@ -176,6 +218,7 @@ def test_answer_key_on_a_separate_page_and_the_same_puzzles_as_the_lesson(tmp_pa
     # the lesson's quotations, verbatim (escaped), with citations
     for ref in lesson.quotes:
         from tutor.engine.sources import default_library
+
         q = default_library().quotation(ref)
         assert __import__("html").escape(q.text) in head
     assert "Lesson 8: Oversights" in head
@@ -215,10 +258,15 @@ def test_a_lesson_without_puzzles(tmp_path):
     import dataclasses
 
     from tutor.teaching.lessons import Block
+
     history = course_lesson("history")
-    bare = dataclasses.replace(history, pages=[
-        [i for i in page if not (isinstance(i, Block) and i.kind == "puzzle")]
-        for page in history.pages])
+    bare = dataclasses.replace(
+        history,
+        pages=[
+            [i for i in page if not (isinstance(i, Block) and i.kind == "puzzle")]
+            for page in history.pages
+        ],
+    )
     text = render_markdown(build(bare, 1))
     assert "This lesson has no puzzles." in text
     assert "> “There is no other Game at cards that is any thing a kin to this.”" in text
@@ -229,27 +277,36 @@ def test_a_lesson_without_puzzles(tmp_path):
 
 
 def test_quotation_markup_becomes_tags_never_literal_markup():
-    assert quote_html("Willughby’s <cite>Book of Games</cite>.") == \
-        "Willughby’s <em>Book of Games</em>."
-    assert quote_html("a **pair** by **matching** one") == \
-        "a <strong>pair</strong> by <strong>matching</strong> one"
+    assert (
+        quote_html("Willughby’s <cite>Book of Games</cite>.")
+        == "Willughby’s <em>Book of Games</em>."
+    )
+    assert (
+        quote_html("a **pair** by **matching** one")
+        == "a <strong>pair</strong> by <strong>matching</strong> one"
+    )
     assert quote_html("winning 6 *instead* of 1") == "winning 6 <em>instead</em> of 1"
     assert quote_html("(a ‘{%a glossary#mournival,murnivall %}’)") == "(a ‘murnivall’)"
     # no other markup from a source passes: tags dropped (their words kept), text escaped
-    assert quote_html('<script>alert(1)</script> <b onclick="x">b</b> & a < b') == \
-        "alert(1) <strong>b</strong> &amp; a &lt; b"
-    assert quote_markdown("a **pair** & *instead* <cite>Book</cite> [x]") == \
-        r"a **pair** & *instead* *Book* [x]"
+    assert (
+        quote_html('<script>alert(1)</script> <b onclick="x">b</b> & a < b')
+        == "alert(1) <strong>b</strong> &amp; a &lt; b"
+    )
+    assert (
+        quote_markdown("a **pair** & *instead* <cite>Book</cite> [x]")
+        == r"a **pair** & *instead* *Book* [x]"
+    )
     assert quote_markdown("**YOU DO NOT WIN A POINT** with") == "**YOU DO NOT WIN A POINT** with"
 
 
 def test_worksheets_show_quotations_formatted_and_puzzle_code_as_code(library):
     from markdown_it import MarkdownIt
+
     lesson = course_lesson("tournament")
     ws = build(lesson, 3, library)
     page = render_html(ws)
     assert "**" not in page and "&lt;cite&gt;" not in page and "`" not in page
-    assert "<strong>PAIRS</strong>" in page          # inter-livery-2018:object
+    assert "<strong>PAIRS</strong>" in page  # inter-livery-2018:object
     text = render_markdown(ws)
     html = MarkdownIt("commonmark").render(text)
     assert "<strong>PAIRS</strong>" in html and "\\*\\*" not in text
@@ -263,9 +320,10 @@ def test_worksheets_show_quotations_formatted_and_puzzle_code_as_code(library):
 
 def test_terminal_lesson_view_renders_quotation_markup():
     from tutor.puzzles.quoted import quote_text
+
     t = quote_text("a **pair** and <cite>Book of Games</cite> and *instead*", style="italic")
     assert t.plain == "a pair and Book of Games and instead"
-    styles = {t.plain[s.start:s.end]: str(s.style) for s in t.spans}
+    styles = {t.plain[s.start : s.end]: str(s.style) for s in t.spans}
     assert styles == {"pair": "bold", "Book of Games": "not italic", "instead": "not italic"}
 
 
@@ -274,21 +332,26 @@ def test_terminal_lesson_view_renders_quotation_markup():
 
 
 def _sheet(lines: list[int]) -> list[WorksheetPuzzle]:
-    return [WorksheetPuzzle(i + 1, "\n".join(["x"] * (n - 8)), "", "a", "", [], f"id{i}")
-            for i, n in enumerate(lines)]
+    return [
+        WorksheetPuzzle(i + 1, "\n".join(["x"] * (n - 8)), "", "a", "", [], f"id{i}")
+        for i, n in enumerate(lines)
+    ]
 
 
-@pytest.mark.parametrize("lines, pages", [
-    ([30, 30, 30], [2, 1]),        # three do not fit (90 > 83): two, then one
-    ([28, 28, 28], [2, 1]),        # (84 > 83)
-    ([27, 28, 28], [3]),
-    ([20] * 4, [2, 2]),            # never three then one
-    ([20] * 7, [3, 2, 2]),
-    ([12] * 9, [3, 3, 3]),
-    ([50, 50], [1, 1]),            # a puzzle taller than half a page stands alone
-    ([20], [1]),
-    ([], []),
-])
+@pytest.mark.parametrize(
+    "lines, pages",
+    [
+        ([30, 30, 30], [2, 1]),  # three do not fit (90 > 83): two, then one
+        ([28, 28, 28], [2, 1]),  # (84 > 83)
+        ([27, 28, 28], [3]),
+        ([20] * 4, [2, 2]),  # never three then one
+        ([20] * 7, [3, 2, 2]),
+        ([12] * 9, [3, 3, 3]),
+        ([50, 50], [1, 1]),  # a puzzle taller than half a page stands alone
+        ([20], [1]),
+        ([], []),
+    ],
+)
 def test_page_groups(lines, pages):
     puzzles = _sheet(lines)
     assert [p.lines for p in puzzles] == lines
@@ -306,12 +369,16 @@ def _printed_structure(page: str):
     for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
         rules[sel.strip()] = rules.get(sel.strip(), "") + body
     intro, rest = page.split('<section class="sheet">', 1)
-    sections = re.findall(r'<section class="(sheet|key)">(.*?)</section>',
-                          '<section class="sheet">' + rest, re.S)
+    sections = re.findall(
+        r'<section class="(sheet|key)">(.*?)</section>', '<section class="sheet">' + rest, re.S
+    )
     kinds = [k for k, _ in sections]
-    assert kinds == ["sheet"] * (len(kinds) - 1) + ["key"]      # the key comes last
-    sheets = [[int(n) for n in re.findall(r"<h3>Puzzle (\d+)</h3>", body)]
-              for k, body in sections if k == "sheet"]
+    assert kinds == ["sheet"] * (len(kinds) - 1) + ["key"]  # the key comes last
+    sheets = [
+        [int(n) for n in re.findall(r"<h3>Puzzle (\d+)</h3>", body)]
+        for k, body in sections
+        if k == "sheet"
+    ]
     return rules, intro, sheets, sections[-1][1]
 
 
@@ -336,14 +403,22 @@ def test_printed_worksheet_structure(key, seed, library):
             assert len(sheets[i - 1]) == 3 or used[i - 1] + used[i] > PAGE_LINES
     # the key: every answer, no puzzle position
     assert "<pre>" not in key_html
-    assert re.findall(r"<h3>Puzzle (\d+): ", key_html) == [str(n) for n in
-                                                          range(1, len(ws.puzzles) + 1)]
+    assert re.findall(r"<h3>Puzzle (\d+): ", key_html) == [
+        str(n) for n in range(1, len(ws.puzzles) + 1)
+    ]
 
 
 def _chromium():
     import shutil
-    return next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
-                 if shutil.which(n)), None)
+
+    return next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
 
 
 def _lesson_with_counts(tmp_path, key, count):
@@ -351,8 +426,11 @@ def _lesson_with_counts(tmp_path, key, count):
     in ``tmp_path``): since issue 24 made the boards compact (every board fits 80x24), no
     course lesson's own puzzles come to the far side of either edge of a page."""
     entry = find_lesson(key)
-    text = re.sub(r"(```puzzle\n(?:[a-z_]+: .*\n)*?count: )\d+", lambda m: m.group(1) + str(count),
-                  entry.path.read_text(encoding="utf-8"))
+    text = re.sub(
+        r"(```puzzle\n(?:[a-z_]+: .*\n)*?count: )\d+",
+        lambda m: m.group(1) + str(count),
+        entry.path.read_text(encoding="utf-8"),
+    )
     path = tmp_path / entry.path.name
     path.write_text(text, encoding="utf-8")
     lesson = load_lesson(path)
@@ -360,12 +438,15 @@ def _lesson_with_counts(tmp_path, key, count):
     return lesson
 
 
-@pytest.mark.parametrize("lesson, count, seed, groups", [
-    ("05-declarations", None, 27, [3, 3]),   # 82 lines under the heading and instructions
-    ("09-strategy", 1, 1, [2, 1]),          # the third does not fit under them: on its own
-    ("09-strategy", None, 98, [3, 2]),       # 82 there too, and the rest on a later page
-    ("09-strategy", 2, 8, [3, 2, 1]),       # the sixth does not fit a later page: on its own
-])
+@pytest.mark.parametrize(
+    "lesson, count, seed, groups",
+    [
+        ("05-declarations", None, 27, [3, 3]),  # 82 lines under the heading and instructions
+        ("09-strategy", 1, 1, [2, 1]),  # the third does not fit under them: on its own
+        ("09-strategy", None, 98, [3, 2]),  # 82 there too, and the rest on a later page
+        ("09-strategy", 2, 8, [3, 2, 1]),  # the sixth does not fit a later page: on its own
+    ],
+)
 @pytest.mark.chromium
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
 def test_worksheet_puzzle_pages_print_as_counted(tmp_path, lesson, count, seed, groups):
@@ -378,6 +459,7 @@ def test_worksheet_puzzle_pages_print_as_counted(tmp_path, lesson, count, seed, 
     import subprocess
 
     from tutor.teaching.worksheet import write_worksheet
+
     html_file = tmp_path / "sheet.html"
     pdf = tmp_path / "sheet.pdf"
     if count is None:
@@ -387,24 +469,41 @@ def test_worksheet_puzzle_pages_print_as_counted(tmp_path, lesson, count, seed, 
         ws = build(_lesson_with_counts(tmp_path, lesson, count), seed)
         write_worksheet(_lesson_with_counts(tmp_path, lesson, count), seed, html_file)
     assert [len(g) for g in ws.pages] == groups
-    subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer",
-                    f"--print-to-pdf={pdf}", html_file.as_uri()],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            html_file.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     data = pdf.read_bytes()
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
     assert pages >= 2 + len(groups) + 1
     import shutil
-    if shutil.which("pdftotext") is None:          # poppler-utils: the puzzles page by page
-        assert pages == 2 + len(groups) + 1            # (a key of one page assumed)
+
+    if shutil.which("pdftotext") is None:  # poppler-utils: the puzzles page by page
+        assert pages == 2 + len(groups) + 1  # (a key of one page assumed)
         return
-    text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True,
-                          text=True, timeout=60).stdout
-    printed = [[int(n) for n in re.findall(r"^Puzzle (\d+)$", page, re.M)]
-               for page in text.split("\f")]
+    text = subprocess.run(
+        ["pdftotext", str(pdf), "-"], check=True, capture_output=True, text=True, timeout=60
+    ).stdout
+    printed = [
+        [int(n) for n in re.findall(r"^Puzzle (\d+)$", page, re.M)] for page in text.split("\f")
+    ]
     first = next(i for i, page in enumerate(printed) if page)
-    assert printed[:first] == [[], []]                  # the title and the lesson
-    assert printed[first:first + len(groups)] == [[p.number for p in g] for g in ws.pages]
-    assert "Answer key" in text.split("\f")[first + len(groups)]   # the key on a page of its own
+    assert printed[:first] == [[], []]  # the title and the lesson
+    assert printed[first : first + len(groups)] == [[p.number for p in g] for g in ws.pages]
+    assert "Answer key" in text.split("\f")[first + len(groups)]  # the key on a page of its own

@@ -26,24 +26,45 @@ class Settings:
     samples: int
 
 
-def analyse_deal(deal, seats: list[int] | None, at: int | None, settings: Settings,
-                 err: Console, *, bar: bool = True) -> list:
+def analyse_deal(
+    deal,
+    seats: list[int] | None,
+    at: int | None,
+    settings: Settings,
+    err: Console,
+    *,
+    bar: bool = True,
+) -> list:
     """The engine's annotated decisions of ``deal`` (only ``seats``' and before action ``at``
     when given), with a progress bar on ``err`` when it is a terminal and ``bar`` is true."""
     if not err.is_terminal or not bar:
-        return annotate(deal, seats, at, policy=settings.policy, seed=settings.seed,
-                        samples=settings.samples)
+        return annotate(
+            deal, seats, at, policy=settings.policy, seed=settings.seed, samples=settings.samples
+        )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("analysing decisions", markup=False), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                  transient=True) as progress_bar:
+
+    with Progress(
+        TextColumn("analysing decisions", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress_bar:
         task = progress_bar.add_task("analyse", total=None)
 
         def progress(done, total):
             progress_bar.update(task, completed=done, total=total)
 
-        return annotate(deal, seats, at, policy=settings.policy, seed=settings.seed,
-                        samples=settings.samples, progress=progress)
+        return annotate(
+            deal,
+            seats,
+            at,
+            policy=settings.policy,
+            seed=settings.seed,
+            samples=settings.samples,
+            progress=progress,
+        )
 
 
 def _unit(deal) -> str:
@@ -56,14 +77,23 @@ def analysis_json(deal, decisions: list, settings: Settings) -> dict[str, object
     summary = {}
     for q in range(deal.n):
         mine = [x for x in decisions if x.seat == q]
-        summary[str(q)] = {"decisions": len(mine), "loss": round(sum(x.loss for x in mine), 4),
-                           **{name: sum(1 for x in mine if x.verdict == name)
-                              for name, _ in LOSS_CLASSES}}
-    return {"ruleset": deal.ruleset.id, "players": deal.n, "dealer": deal.dealer,
-            "unit": _unit(deal), "policy": settings.policy, "seed": settings.seed,
-            "samples": settings.samples, "target": 0.1,
-            "decisions": [x.to_json() for x in decisions],
-            "summary": summary}
+        summary[str(q)] = {
+            "decisions": len(mine),
+            "loss": round(sum(x.loss for x in mine), 4),
+            **{name: sum(1 for x in mine if x.verdict == name) for name, _ in LOSS_CLASSES},
+        }
+    return {
+        "ruleset": deal.ruleset.id,
+        "players": deal.n,
+        "dealer": deal.dealer,
+        "unit": _unit(deal),
+        "policy": settings.policy,
+        "seed": settings.seed,
+        "samples": settings.samples,
+        "target": 0.1,
+        "decisions": [x.to_json() for x in decisions],
+        "summary": summary,
+    }
 
 
 def _count(k: int, name: str) -> str:
@@ -77,19 +107,23 @@ def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
-def print_analysis(out: Console, deal, decisions: list, settings: Settings,
-                   lineno: int | None) -> None:
+def print_analysis(
+    out: Console, deal, decisions: list, settings: Settings, lineno: int | None
+) -> None:
     """Draw one deal's analysis on ``out``: a heading (with the record's ``lineno`` when given),
     each decision with its options, and each seat's summary."""
     unit = _unit(deal)
     where = f" (record at line {lineno})" if lineno else ""
-    out.print(Text.assemble(
-        (f"{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}", "bold"),
-        f": expected final result of each option in {unit}, ± 95% interval, each option "
-        f"played out by {settings.policy} players (seed {settings.seed}, up to "
-        f"{settings.samples} samples "
-        "a decision); best: separated from every other option by the 95% intervals; ≈: not "
-        "told apart from the best"))
+    out.print(
+        Text.assemble(
+            (f"{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}", "bold"),
+            f": expected final result of each option in {unit}, ± 95% interval, each option "
+            f"played out by {settings.policy} players (seed {settings.seed}, up to "
+            f"{settings.samples} samples "
+            "a decision); best: separated from every other option by the 95% intervals; ≈: not "
+            "told apart from the best",
+        )
+    )
     if not decisions:
         out.print("No decisions to analyse (every move was forced).")
         return
@@ -98,10 +132,13 @@ def print_analysis(out: Console, deal, decisions: list, settings: Settings,
     out.print()
     for q in sorted({x.seat for x in decisions}):
         mine = [x for x in decisions if x.seat == q]
-        counts = ", ".join(_count(sum(1 for x in mine if x.verdict == name), name)
-                           for name, _ in LOSS_CLASSES)
-        out.print(f"Player {q}: {_count(len(mine), 'decision')}, {counts}; expected loss "
-                  f"{sum(x.loss for x in mine):.2f} {unit}")
+        counts = ", ".join(
+            _count(sum(1 for x in mine if x.verdict == name), name) for name, _ in LOSS_CLASSES
+        )
+        out.print(
+            f"Player {q}: {_count(len(mine), 'decision')}, {counts}; expected loss "
+            f"{sum(x.loss for x in mine):.2f} {unit}"
+        )
 
 
 def _print_decision(out: Console, x) -> None:
@@ -114,8 +151,11 @@ def _print_decision(out: Console, x) -> None:
     then = ""
     if an.then is not None:
         then = f", then {describe_option(an.then)}"
-    out.print(Text.assemble("\n", (f"#{x.index}", "bold"), f" {played}{then}: {loss}",
-                            (x.verdict, style or "")))
+    out.print(
+        Text.assemble(
+            "\n", (f"#{x.index}", "bold"), f" {played}{then}: {loss}", (x.verdict, style or "")
+        )
+    )
     classes: dict[int, list] = {}
     for o in an.options:
         classes.setdefault(o.group, []).append(o)
@@ -133,5 +173,6 @@ def _option_line(x, an, group: int, members: list) -> str:
         diff = f"{_signed(o.diff)} ± {o.diff_ci95:.2f}" + (" ≈" if not o.separated else "")
     more = len(members) - 1
     same = f" (+{more} alike but for suits)" if more else ""
-    return (f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  "
-            f"{describe_option(o.action)}{same}")
+    return (
+        f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  {describe_option(o.action)}{same}"
+    )

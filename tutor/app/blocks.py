@@ -55,8 +55,18 @@ from tutor.teaching.lessons import (
 )
 from tutor.teaching.prose import cards_in_text
 
-__all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
-           "record_lines", "records_grid", "render_block", "simulate", "simulate_sentence"]
+__all__ = [
+    "RENDERERS",
+    "odds_rows",
+    "odds_sentence",
+    "parameter_label",
+    "parameter_value",
+    "record_lines",
+    "records_grid",
+    "render_block",
+    "simulate",
+    "simulate_sentence",
+]
 
 
 def render_block(block: Block, ctx, width: int | None = None):
@@ -84,7 +94,7 @@ def render_quote(data: QuoteData, ctx, width: int):
     open_q, close_q = ("“", "”") if ctx.symbols else ('"', '"')
     for ref in data["refs"]:
         q = lib.quotation(ref)
-        body = Text(open_q, style="italic")          # the quotation's own markup, rendered
+        body = Text(open_q, style="italic")  # the quotation's own markup, rendered
         body.append_text(quote_text(q.text, style="italic"))
         body.append(close_q, style="italic")
         cite = Text(f"{ctx.glyphs.dash} {q.citation}; {q.where}", style="dim")
@@ -104,23 +114,26 @@ def render_rules(data: RulesData, ctx, width: int):
     caption = RULES_CAPTION
     if players is not None:
         caption = f"Per-player figures for {players} players. " + caption
-    rows = [[Text(parameter_label(p), style="bold")]
-            + [_value_text(*parameter_value(lib, rid, p, players)) for rid in rids]
-            for p in params]
-    names = [ruleset_name(lib, rid) for rid in rids]         # never the id: a word of ours
+    rows = [
+        [Text(parameter_label(p), style="bold")]
+        + [_value_text(*parameter_value(lib, rid, p, players)) for rid in rids]
+        for p in params
+    ]
+    names = [ruleset_name(lib, rid) for rid in rids]  # never the id: a word of ours
     table = FitTable([""] + names, rows, wrap=range(len(rids) + 1), lines=True)
-    if table.laid_out(width) is not None:          # every ruleset's name above its column
+    if table.laid_out(width) is not None:  # every ruleset's name above its column
         return Group(table, Text(caption, style="dim"))
     parts: list[Text | Table] = []
     for p in params:
         parts.append(Text(parameter_label(p), style="bold"))
         grid = Table.grid(padding=(0, 1))
-        grid.add_column(width=1)                           # the indent, kept on every line
-        grid.add_column(max_width=max(12, width // 2))    # a long name wraps, never cut
+        grid.add_column(width=1)  # the indent, kept on every line
+        grid.add_column(max_width=max(12, width // 2))  # a long name wraps, never cut
         grid.add_column(ratio=1)
         for rid, name in zip(rids, names, strict=True):
-            grid.add_row("", Text(name, style="dim"),
-                         _value_text(*parameter_value(lib, rid, p, players)))
+            grid.add_row(
+                "", Text(name, style="dim"), _value_text(*parameter_value(lib, rid, p, players))
+            )
         parts.append(grid)
     parts.append(Text(caption, style="dim"))
     return Group(*parts)
@@ -149,8 +162,12 @@ def render_odds(data: OddsData, ctx, width: int):
     for f in data["figures"]:
         t.add_column(ODDS_FIGURES[f], justify="right", overflow="fold")
     for r in rows:
-        t.add_row(r["name"], str(r["players"]), f"{r['hand']} / {r['table']}",
-                  *[odds_percent(r[f]) for f in data["figures"]])
+        t.add_row(
+            r["name"],
+            str(r["players"]),
+            f"{r['hand']} / {r['table']}",
+            *[odds_percent(r[f]) for f in data["figures"]],
+        )
     return t
 
 
@@ -172,16 +189,18 @@ def render_simulate(data: SimulateData | SkillData, ctx, width: int):
         result = simulate(data, ctx.library)
     unit = "stakes" if result["measure"] == "net stakes" else "points"
     name = ruleset_name(ctx.library, result["ruleset"])
-    title = Text(f"{name}, {result['players']} players: mean {unit} a deal, by seat",
-                 style="italic")
+    title = Text(
+        f"{name}, {result['players']} players: mean {unit} a deal, by seat", style="italic"
+    )
     t = Table()
     t.add_column("seat")
     t.add_column("mean", justify="right")
     t.add_column("±", justify="right")
     t.add_column("last in", justify="right")
     for s in result["seats"]:
-        t.add_row(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
-                  f"{100 * s['last_in_rate']:.0f}%")
+        t.add_row(
+            s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}", f"{100 * s['last_in_rate']:.0f}%"
+        )
     return Group(title, t, Text(simulate_sentence(result, name), style="bold"))
 
 
@@ -189,10 +208,15 @@ def render_skill(data: SkillData, ctx, width: int):
     """The expert seat's gain per ruleset over each opponent's seat, from the precomputed
     figures (:func:`tutor.teaching.figures.skill_figures`: read, never computed, so the lesson
     opens at once), shown as ``laugh simulate --skill`` shows them."""
-    figures = skill_figures(data["skill"], data["deals"], data["seed"], data["samples"],
-                            data["rulesets"])
-    return Group(*skill_view(figures, {r["ruleset"]: ruleset_name(ctx.library, r["ruleset"])
-                                       for r in figures["rows"]}))
+    figures = skill_figures(
+        data["skill"], data["deals"], data["seed"], data["samples"], data["rulesets"]
+    )
+    return Group(
+        *skill_view(
+            figures,
+            {r["ruleset"]: ruleset_name(ctx.library, r["ruleset"]) for r in figures["rows"]},
+        )
+    )
 
 
 def skill_view(figures: dict, names: dict[str, str] | None = None) -> list[RenderableType]:
@@ -202,8 +226,10 @@ def skill_view(figures: dict, names: dict[str, str] | None = None) -> list[Rende
     ``skill``; ``names``: ruleset id -> the name shown, there)."""
     tab = skill_table(figures, names)
     right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
-    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
-            Text(tab["note"])]
+    return [
+        FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
+        Text(tab["note"]),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,8 +245,11 @@ def render_cards(data: CardsData, ctx, width: int):
         grid.add_row(label, cards_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
     parts = [Padding(grid, (0, 0, 0, 2))]
     if data["caption"]:
-        parts.append(Padding(Text(cards_in_text(data["caption"], ctx.symbols),
-                                  style="dim italic"), (0, 0, 0, 2)))
+        parts.append(
+            Padding(
+                Text(cards_in_text(data["caption"], ctx.symbols), style="dim italic"), (0, 0, 0, 2)
+            )
+        )
     return Group(*parts)
 
 
@@ -253,8 +282,7 @@ def record_lines(view: RecordView, quotes: tuple[str, str] = ("“", "”")) -> 
         body.append(quotes[1], style="dim")
         out.append(body)
     if not view["checked"]:
-        out.append(Text("cited, not checked: no text here to check its words against",
-                        style="dim"))
+        out.append(Text("cited, not checked: no text here to check its words against", style="dim"))
     if view["note"]:
         out.append(Text(view["note"]))
     dating = view.get("dating")
@@ -269,7 +297,7 @@ def records_grid(views: list[RecordView], symbols: bool = True) -> Padding:
     quotes = ("“", "”") if symbols else ('"', '"')
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True, style="bold")
-    grid.add_column(ratio=1, overflow="fold")      # a long address folds, never cut short
+    grid.add_column(ratio=1, overflow="fold")  # a long address folds, never cut short
     for v in views:
         grid.add_row(v["date"], Group(*record_lines(v, quotes)))
     return Padding(grid, (0, 0, 0, 2))
@@ -281,7 +309,7 @@ def render_records(data: RecordsData, ctx, width: int):
     views = records_view(ctx.library, data.get("kinds"))
     if not views:
         return Text("(no records)", style="dim")
-    summary = records_summary(ctx.library, data.get("kinds"))    # counted, never written
+    summary = records_summary(ctx.library, data.get("kinds"))  # counted, never written
     return Group(records_grid(views, ctx.symbols), Text(summary, style="dim"))
 
 

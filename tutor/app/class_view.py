@@ -43,8 +43,9 @@ def _widest_word(text: str) -> int:
     return max((cell_len(w) for w in text.split()), default=0)
 
 
-def paged_columns(heading: str, names: list[Text], columns: list[Column], width: int,
-                  names_min: int = NAMES_MIN) -> list[tuple[range, Table]]:
+def paged_columns(
+    heading: str, names: list[Text], columns: list[Column], width: int, names_min: int = NAMES_MIN
+) -> list[tuple[range, Table]]:
     """The table of ``names`` (the first column, headed ``heading``) and ``columns``, laid out
     to ``width`` cells: a list of (the columns it shows, as a range of indexes into
     ``columns``; the table).  A column is as wide as its widest cell or the longest word of
@@ -53,14 +54,15 @@ def paged_columns(heading: str, names: list[Text], columns: list[Column], width:
     column wider than a page on its own is a page of its own."""
     want = max([cell_len(n.plain) for n in names] + [cell_len(heading)])
     floor = min(want, names_min)
-    widths = [max([cell_len(c.plain) for c in col.cells] + [_widest_word(col.heading), 1])
-              for col in columns]
+    widths = [
+        max([cell_len(c.plain) for c in col.cells] + [_widest_word(col.heading), 1])
+        for col in columns
+    ]
     pages: list[range] = []
     start = 0
     while start < len(columns):
         used, stop = floor, start
-        while stop < len(columns) and (stop == start or
-                                       used + GAP + widths[stop] <= width):
+        while stop < len(columns) and (stop == start or used + GAP + widths[stop] <= width):
             used += GAP + widths[stop]
             stop += 1
         pages.append(range(start, stop))
@@ -68,8 +70,14 @@ def paged_columns(heading: str, names: list[Text], columns: list[Column], width:
     out = []
     for page in pages or [range(0)]:
         room = width - sum(GAP + widths[i] for i in page)
-        t = Table(box=None, pad_edge=False, padding=(0, GAP // 2), header_style="bold underline",
-                  show_edge=False, collapse_padding=False)
+        t = Table(
+            box=None,
+            pad_edge=False,
+            padding=(0, GAP // 2),
+            header_style="bold underline",
+            show_edge=False,
+            collapse_padding=False,
+        )
         t.add_column(heading, width=max(1, min(want, room)), overflow="fold")
         for i in page:
             t.add_column(columns[i].heading, justify="right", width=widths[i], overflow="fold")
@@ -82,8 +90,10 @@ def paged_columns(heading: str, names: list[Text], columns: list[Column], width:
 def _cell(cell) -> Text:
     if cell is None or not cell.answers:
         return Text("·", style="dim")
-    return Text(f"{100 * cell.accuracy:.0f}% {cell.right}/{cell.answers}",
-                style="red" if cell.accuracy < 0.5 else "")
+    return Text(
+        f"{100 * cell.accuracy:.0f}% {cell.right}/{cell.answers}",
+        style="red" if cell.accuracy < 0.5 else "",
+    )
 
 
 def _rating(rating: float | None, rd: float | None) -> str:
@@ -113,18 +123,28 @@ def report_view(report, width: int) -> list:
     of answered, weak cells in red as a second cue, in pages of learners when they do not all
     fit; then the weakest themes of the class."""
     n = len(report.learners)
-    parts: list = [Text(f"Class report: {n} learner{'s' if n != 1 else ''}, "
-                        f"{report.total.answers} answer{'s' if report.total.answers != 1 else ''}",
-                        style="bold")]
+    parts: list = [
+        Text(
+            f"Class report: {n} learner{'s' if n != 1 else ''}, "
+            f"{report.total.answers} answer{'s' if report.total.answers != 1 else ''}",
+            style="bold",
+        )
+    ]
     parts += [Text(note, style="yellow") for note in report.notes]
     names = [Text(one_line(lr.name)) for lr in report.learners]
-    figures = [Column("answers", [_cell(lr.total) for lr in report.learners]),
-               Column("rating", [Text(_rating(lr.rating, lr.rd)) for lr in report.learners])]
-    parts += _pages("Learners: share right, right/answered, rating",
-                    paged_columns("learner", names, figures, width))
+    figures = [
+        Column("answers", [_cell(lr.total) for lr in report.learners]),
+        Column("rating", [Text(_rating(lr.rating, lr.rd)) for lr in report.learners]),
+    ]
+    parts += _pages(
+        "Learners: share right, right/answered, rating",
+        paged_columns("learner", names, figures, width),
+    )
     for g in report.groups:
-        columns = [Column(c, [Text(lr.extra.get(g.id, {}).get(c, "")) for lr in report.learners])
-                   for c in g.columns]
+        columns = [
+            Column(c, [Text(lr.extra.get(g.id, {}).get(c, "")) for lr in report.learners])
+            for c in g.columns
+        ]
         parts += _pages(g.title, paged_columns("learner", names, columns, width))
     rows: list[Text] = []
     cells: list[list[Text]] = [[] for _ in range(n + 1)]
@@ -143,8 +163,10 @@ def report_view(report, width: int) -> list:
     cells[n].append(_cell(report.total))
     grid = [Column(one_line(lr.name), col) for lr, col in zip(report.learners, cells)]
     grid.append(Column("class", cells[n]))
-    parts += _pages("By theme: share right, right/answered",
-                    paged_columns("theme", rows, grid, width, names_min=14))
+    parts += _pages(
+        "By theme: share right, right/answered",
+        paged_columns("theme", rows, grid, width, names_min=14),
+    )
     if report.weakest:
         parts += [Text(""), Text("The weakest themes of the class", style="bold")]
         for th, c, low in report.weakest:

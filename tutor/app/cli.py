@@ -47,16 +47,36 @@ from tutor.engine.outputs import unsaved
 from tutor.engine.safetext import clip, printable
 
 #: Command modules, in the order ``laugh --help`` lists them.
-COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,
-                   simulate, records, analyse, odds, stats, progress_cmd, worksheet, table, web)
+COMMAND_MODULES = (
+    tutor_app,
+    lesson,
+    coach_cmd,
+    puzzle,
+    play,
+    match,
+    drill,
+    rules,
+    sources_cmd,
+    simulate,
+    records,
+    analyse,
+    odds,
+    stats,
+    progress_cmd,
+    worksheet,
+    table,
+    web,
+)
 
 #: Exit statuses (also listed by ``laugh --help`` and in docs/COMMANDS.md, "Exit status").
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
 
-EPILOG = ("Exit status: 0 done (also at end of input, after q, and when the reader of the "
-          "output goes away, as with | head); 1 a check failed, bad data, the output could "
-          "not be written, or progress, a deal record or a match could not be saved (a full "
-          "or read-only disk: said at once); 2 a usage error; 130 interrupted (Ctrl-C).")
+EPILOG = (
+    "Exit status: 0 done (also at end of input, after q, and when the reader of the "
+    "output goes away, as with | head); 1 a check failed, bad data, the output could "
+    "not be written, or progress, a deal record or a match could not be saved (a full "
+    "or read-only disk: said at once); 2 a usage error; 130 interrupted (Ctrl-C)."
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,8 +99,10 @@ class _Parser(argparse.ArgumentParser):
         message = _shorten_quoted(message)
         option = re.match(r"argument (\S+?)(?:/\S+)?: expected one argument$", message)
         if option:
-            message += (f" (a value that starts with '-' goes after an equals sign: "
-                        f"{option.group(1)}=-VALUE)")
+            message += (
+                f" (a value that starts with '-' goes after an equals sign: "
+                f"{option.group(1)}=-VALUE)"
+            )
         self.exit(USAGE, f"laugh: {printable(clip(message, 400))}\n")
 
 
@@ -91,8 +113,11 @@ def _choice(action: argparse.Action, text: str) -> str:
     if text in choices:
         return text
     metavar = action.metavar if isinstance(action.metavar, str) else None
-    what = (action.dest if action.dest not in (None, argparse.SUPPRESS) else
-            metavar or "choice").replace("_", " ").lower()
+    what = (
+        (action.dest if action.dest not in (None, argparse.SUPPRESS) else metavar or "choice")
+        .replace("_", " ")
+        .lower()
+    )
     try:
         return find_name(text, choices, what)
     except UsageError as exc:
@@ -102,11 +127,20 @@ def _choice(action: argparse.Action, text: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser from every command module."""
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--sources", metavar="DIR", action="append", default=argparse.SUPPRESS,
-                        help="also load source files (house rules, other reconstructions) from DIR")
-    parser = _Parser(prog="laugh", parents=[parent], epilog=EPILOG,
-                     description="Learn and practise Laugh and Lie Down, the earliest known "
-                                 "European fishing game (Willughby, c. 1665).")
+    parent.add_argument(
+        "--sources",
+        metavar="DIR",
+        action="append",
+        default=argparse.SUPPRESS,
+        help="also load source files (house rules, other reconstructions) from DIR",
+    )
+    parser = _Parser(
+        prog="laugh",
+        parents=[parent],
+        epilog=EPILOG,
+        description="Learn and practise Laugh and Lie Down, the earliest known "
+        "European fishing game (Willughby, c. 1665).",
+    )
     parser.add_argument("--version", action="version", version=f"laugh {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMAND_MODULES:
@@ -121,16 +155,16 @@ def main(argv: list[str] | None = None) -> int:
     with standard_streams():
         try:
             status = _run(argv)
-            sys.stdout.flush()        # a failure to write the end of the output counts too
+            sys.stdout.flush()  # a failure to write the end of the output counts too
             if status == OK and unsaved():
-                status = FAILED       # something it keeps could not be kept: one line
+                status = FAILED  # something it keeps could not be kept: one line
                 _unsaved_line()
-        except BrokenPipeError:       # the reader went away (| head): done, quietly
+        except BrokenPipeError:  # the reader went away (| head): done, quietly
             return OK
-        except KeyboardInterrupt:     # before a command began (its own Ctrl-C is handled below)
+        except KeyboardInterrupt:  # before a command began (its own Ctrl-C is handled below)
             print(file=sys.stderr)
             return INTERRUPTED if os.name != "nt" else FAILED
-        except LaughError as exc:     # the output could not be written
+        except LaughError as exc:  # the output could not be written
             _error(exc)
             return FAILED
         return status
@@ -140,17 +174,17 @@ def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:          # --help, --version, or a one-line usage error (status 2)
+    except SystemExit as exc:  # --help, --version, or a one-line usage error (status 2)
         return exc.code if isinstance(exc.code, int) else OK
     extra = getattr(args, "sources", None)
     if extra:
         sources.set_extra_dirs(extra)
     kernelcache.on_compiling(_compiling_line)
-    kernelcache.start()                # the analysis kernel, compiled in the background
+    kernelcache.start()  # the analysis kernel, compiled in the background
     sources.set_notice(_left_out)
     handler = getattr(args, "handler", None) or tutor_app.run_default
     try:
-        resolve_names(args)             # a ruleset or source typed in any case, or mistyped
+        resolve_names(args)  # a ruleset or source typed in any case, or mistyped
         return int(handler(args) or OK)
     except UsageError as exc:
         _error(exc)
@@ -158,8 +192,8 @@ def _run(argv: list[str] | None) -> int:
     except LaughError as exc:
         _error(exc)
         return FAILED
-    except EOFError:                   # end of input: leave quietly, as a finished session
-        if sys.stderr.isatty():        # (after Ctrl-D, end the prompt's line)
+    except EOFError:  # end of input: leave quietly, as a finished session
+        if sys.stderr.isatty():  # (after Ctrl-D, end the prompt's line)
             print(file=sys.stderr)
         return OK
     except KeyboardInterrupt:
@@ -171,9 +205,13 @@ def _compiling_line(seconds: float) -> None:
     """Say, once, that analyses wait on the kernel's compilation (see
     :func:`tutor.engine.kernelcache.on_compiling`)."""
     try:
-        print(f"laugh: the analysis kernel is being compiled, once on this machine (about "
-              f"{max(1, round(seconds))} s more); until then analyses run on the slower pure "
-              "engine, then on it", file=sys.stderr, flush=True)
+        print(
+            f"laugh: the analysis kernel is being compiled, once on this machine (about "
+            f"{max(1, round(seconds))} s more); until then analyses run on the slower pure "
+            "engine, then on it",
+            file=sys.stderr,
+            flush=True,
+        )
     except (OSError, ValueError):
         pass
 
@@ -201,8 +239,12 @@ def _left_out(line: str) -> None:
     said = printable(_shorten_quoted(line))
     tail = "laugh sources check lists every problem"
     try:
-        print(f"laugh: {said[:-1]}; {tail})" if said.endswith("file are kept)") else
-              f"laugh: {said} (the file is left out; {tail})", file=sys.stderr)
+        print(
+            f"laugh: {said[:-1]}; {tail})"
+            if said.endswith("file are kept)")
+            else f"laugh: {said} (the file is left out; {tail})",
+            file=sys.stderr,
+        )
     except OSError:
         pass
 

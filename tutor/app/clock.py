@@ -36,8 +36,15 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Countdown", "FakeClock", "TerminalClock", "VirtualClock", "countdown_for",
-           "countdown_line", "REFRESH"]
+__all__ = [
+    "Countdown",
+    "FakeClock",
+    "TerminalClock",
+    "VirtualClock",
+    "countdown_for",
+    "countdown_line",
+    "REFRESH",
+]
 
 #: Seconds between redraws of a countdown (ten a second).
 REFRESH = 0.1
@@ -95,13 +102,19 @@ def countdown_line(cd: Countdown, now: float, width: int = 80, symbols: bool = T
         if set_w >= 4 and cd.progress is not None:
             line += " " + _bar((cd.progress[0] - 1) / cd.progress[1], set_w, symbols)
     line = " " + line
-    if len(line) > width - 1:          # very narrow: the time left is what matters
+    if len(line) > width - 1:  # very narrow: the time left is what matters
         line = (" " + clock + (f" · {tail}" if tail else ""))[: width - 1]
     return line
 
 
-def countdown_for(now: float, timeout: float | None, label: str | None, deadline: float | None,
-                  total: float | None, progress) -> Countdown | None:
+def countdown_for(
+    now: float,
+    timeout: float | None,
+    label: str | None,
+    deadline: float | None,
+    total: float | None,
+    progress,
+) -> Countdown | None:
     """The countdown a read at clock time ``now`` shows (see
     :meth:`tutor.teaching.io.LearnerIO.read`), or None (no label, or nothing to count down to)."""
     if label is None:
@@ -132,7 +145,7 @@ class VirtualClock:
     once."""
 
     realtime = False
-    piped = True        # say so when reporting a race; record no answer times
+    piped = True  # say so when reporting a race; record no answer times
 
     def __init__(self, start: float = 0.0):
         self.t = float(start)
@@ -160,8 +173,13 @@ class FakeClock(VirtualClock):
     ``shown`` the countdown each read showed (None without one); the
     :class:`~tutor.app.io.ScriptedIO` reading with this clock keeps both."""
 
-    def __init__(self, delays: Iterable[float] = (), default: float = 0.0, realtime: bool = False,
-                 start: float = 0.0):
+    def __init__(
+        self,
+        delays: Iterable[float] = (),
+        default: float = 0.0,
+        realtime: bool = False,
+        start: float = 0.0,
+    ):
         super().__init__(start)
         self.piped = False
         self.delays = list(delays)
@@ -173,4 +191,3 @@ class FakeClock(VirtualClock):
     def next_delay(self) -> float:
         """The learner's thinking time for the next read (seconds)."""
         return self.delays.pop(0) if self.delays else self.default
-

@@ -53,8 +53,19 @@ from tutor.teaching.coach import (
 )
 from tutor.teaching.lessons import CoachData, Lesson, course_index, open_lesson
 
-__all__ = ["ASK_CLAIM", "ASK_WORDS", "NOW_TITLES", "ON_YOUR_OWN", "Coach", "CoachedResult", "CoachedSession", "allows",
-           "coached_deals", "short_citation", "survey"]
+__all__ = [
+    "ASK_CLAIM",
+    "ASK_WORDS",
+    "NOW_TITLES",
+    "ON_YOUR_OWN",
+    "Coach",
+    "CoachedResult",
+    "CoachedSession",
+    "allows",
+    "coached_deals",
+    "short_citation",
+    "survey",
+]
 
 #: What asks the coach at any prompt of the deal.
 ASK_WORDS = frozenset({"why", "coach"})
@@ -73,8 +84,10 @@ ASK_CLAIM = "The coach asks: anything to claim? (name the cards, or Enter)> "
 NOW_TITLES = {"capture": "Your capture"}
 #: Said once, as the second deal begins: from then on nobody asks about claims (the lesson's
 #: aim: the learner spots mistakes alone).
-ON_YOUR_OWN = ("From now on nobody asks \u201canything to claim?\u201d: spotting a mistake "
-               "and claiming it is yours alone.")
+ON_YOUR_OWN = (
+    "From now on nobody asks \u201canything to claim?\u201d: spotting a mistake "
+    "and claiming it is yours alone."
+)
 
 
 def allows(data: dict, ruleset: str | None) -> bool:
@@ -111,8 +124,9 @@ class Coach(DealObserver):
         first, the question follows.  Always False: back at the table the deal goes on by
         itself (a watch prompt keeps its countdown)."""
         deal = player.deal
-        self.current = situations(deal, player.seat, player.names, player.symbols,
-                                  since=self._since)
+        self.current = situations(
+            deal, player.seat, player.names, player.symbols, since=self._since
+        )
         self._since = len(deal.history)
         new = [s for s in self.current if s.situation not in self.arisen]
         self.arisen += [s.situation for s in new]
@@ -137,7 +151,7 @@ class Coach(DealObserver):
         """Before telling of an oversight, ask: the learner's line is a claim, refereed by the
         play screen's watch as any claim is (a false claim said and recorded, a naming that is
         not whole asked again); Enter alone claims nothing."""
-        player.show()                     # the table as it stands, to look for it
+        player.show()  # the table as it stands, to look for it
         reply = player.io.read(ASK_CLAIM, None, words=CLAIM_WORDS)
         text = (reply.text if reply is not None else "").strip()
         if text.lower() in QUIT_WORDS:
@@ -157,8 +171,11 @@ class Coach(DealObserver):
                 parts += self.stop_renderables(s, now=True, applied=self.advice_here(player, s))
             self.ctx.page(*parts)
         else:
-            self.ctx.say("The coach: nothing new here. At your turn, moves lists what you may "
-                         "do; help lists what you can type.", style="cyan")
+            self.ctx.say(
+                "The coach: nothing new here. At your turn, moves lists what you may "
+                "do; help lists what you can type.",
+                style="cyan",
+            )
         return True
 
     def advice_here(self, player: DealPlayer, s: Seen) -> list[str]:
@@ -195,8 +212,7 @@ class Coach(DealObserver):
             parts += self.stop_renderables(s)
         self.ctx.page(*parts)
 
-    def stop_renderables(self, s: Seen, *, now: bool = False,
-                         applied: Sequence[str] = ()) -> list:
+    def stop_renderables(self, s: Seen, *, now: bool = False, applied: Sequence[str] = ()) -> list:
         """One stop as one box (see :meth:`speak`): the heading, where the course teaches it
         and that page's words, its quotations each cited by source and section, the stop's
         line of advice where it has one, then the engine's facts.  ``now`` (the learner asked
@@ -205,15 +221,19 @@ class Coach(DealObserver):
         it, the line of advice, ``applied`` (that advice applied to the position, the
         engine's: :meth:`advice_here`) and the engine's facts now."""
         ctx = self.ctx
-        title = (NOW_TITLES.get(s.situation, SITUATIONS[s.situation]) if now
-                 else SITUATIONS[s.situation])
-        out: list = [Text(""), TitledRule(f"The coach · {'now: ' if now else ''}{title}",
-                                          style="cyan", align="left")]
+        title = (
+            NOW_TITLES.get(s.situation, SITUATIONS[s.situation]) if now else SITUATIONS[s.situation]
+        )
+        out: list = [
+            Text(""),
+            TitledRule(f"The coach · {'now: ' if now else ''}{title}", style="cyan", align="left"),
+        ]
         stop = stop_for(self.stops, s.situation, self.ruleset_id)
         if stop is not None:
             where, words = self.page_of(stop)
-            out.append(Text(("Taught in " + where[:1].lower() + where[1:]) if now else where,
-                            style="bold"))
+            out.append(
+                Text(("Taught in " + where[:1].lower() + where[1:]) if now else where, style="bold")
+            )
             if now:
                 if stop.advice:
                     out.append(Text(ADVICE, style="bold"))
@@ -223,8 +243,12 @@ class Coach(DealObserver):
                 out.extend(Padding(Text(f), (0, 0, 0, 2)) for f in s.facts)
                 return out
             if words:
-                out.append(Padding(render_markdown(words, ctx.symbols,
-                                                   "•" if ctx.symbols else "-"), (0, 0, 0, 2)))
+                out.append(
+                    Padding(
+                        render_markdown(words, ctx.symbols, "•" if ctx.symbols else "-"),
+                        (0, 0, 0, 2),
+                    )
+                )
             for ref in stop_quotes(stop, self.ruleset_id, ctx.library):
                 out.append(self.quoted(ref))
             if stop.advice:
@@ -257,8 +281,7 @@ class Coach(DealObserver):
         if got is None:
             return f"Lesson {lesson.number}, {lesson.title}: {stop.page}", None
         page, words = got
-        return (f"Lesson {lesson.number}, {lesson.title}, page {page + 1}: {stop.page}",
-                words)
+        return (f"Lesson {lesson.number}, {lesson.title}, page {page + 1}: {stop.page}", words)
 
     def pause(self, prompt: str = "") -> None:
         """At a terminal, wait for Enter (``prompt``: before the next box, or before the table
@@ -284,12 +307,12 @@ class CoachedSession:
     move on a terminal.  :attr:`coach` is the coach of the deal being played, :attr:`player`
     its play screen.  Raises :class:`UsageError` for a ruleset the block has no deal for."""
 
-    def __init__(self, ctx, data: CoachData, ruleset: str | None = None, *,
-                 pace: float = 1.0):
+    def __init__(self, ctx, data: CoachData, ruleset: str | None = None, *, pace: float = 1.0):
         rid = ruleset or next(iter(data["deals"]))
         if rid not in data["deals"]:
-            raise UsageError(f"this coached deal has no deal under {rid} (it has: "
-                             f"{', '.join(data['deals'])})")
+            raise UsageError(
+                f"this coached deal has no deal under {rid} (it has: {', '.join(data['deals'])})"
+            )
         self.ctx, self.data, self.pace = ctx, data, pace
         self.n = data["players"]
         self.rs = ctx.library.ruleset(rid, self.n)
@@ -300,7 +323,7 @@ class CoachedSession:
         self.bot_rng = random.Random(f"{self.seed}:bots")
         self.reaction_rng = random.Random(f"{self.seed}:reactions")
         self.bots = make_opponents(self.level, self.n, SEAT)
-        self.dealer = (SEAT - 1) % self.n            # the learner is eldest in the first deal
+        self.dealer = (SEAT - 1) % self.n  # the learner is eldest in the first deal
         self.result = CoachedResult()
         self.coach: Coach | None = None
         self.player: DealPlayer | None = None
@@ -308,14 +331,15 @@ class CoachedSession:
     def first(self) -> bool:
         """The coached deal; False when the learner left it."""
         ctx, lv, rid = self.ctx, self.level, self.rs.id
-        ctx.say(f"A deal with a coach · {rid} · {self.n} players · seed {self.seed}",
-                style="bold")
-        ctx.say(f"You play at seat {SEAT}, against {lv.summary}. The first time something new "
-                "happens, the coach stops: what the course says of it and on which page, and "
-                "what the engine says you may do now. Then you act. In this deal the computer "
-                "players leave every claim to you, and whenever there is something you may "
-                "claim, the coach asks (in the second deal nobody will). Type why (or coach) at any prompt to hear "
-                "the coach again, help for what you can type.")
+        ctx.say(f"A deal with a coach · {rid} · {self.n} players · seed {self.seed}", style="bold")
+        ctx.say(
+            f"You play at seat {SEAT}, against {lv.summary}. The first time something new "
+            "happens, the coach stops: what the course says of it and on which page, and "
+            "what the engine says you may do now. Then you act. In this deal the computer "
+            "players leave every claim to you, and whenever there is something you may "
+            "claim, the coach asks (in the second deal nobody will). Type why (or coach) at any prompt to hear "
+            "the coach again, help for what you can type."
+        )
         deal = new_deal(self.rs, self.n, self.dealer, self.deal_rng)
         return self._play(deal, Coach(self.ctx, self.data["stops"], self.rs.id), {}, "Coached deal")
 
@@ -326,9 +350,12 @@ class CoachedSession:
         ctx.say()
         if ctx.interactive:
             ctx.ask("Enter for the second deal> ")
-        ctx.say("Now a deal on your own: the coach says nothing unless you ask (why or coach "
-                f"at any prompt), and the computer players claim as {lv.name} players do. "
-                + ON_YOUR_OWN, style="bold")
+        ctx.say(
+            "Now a deal on your own: the coach says nothing unless you ask (why or coach "
+            f"at any prompt), and the computer players claim as {lv.name} players do. "
+            + ON_YOUR_OWN,
+            style="bold",
+        )
         deal = new_deal(self.rs, self.n, (self.dealer + 1) % self.n, self.deal_rng)
         quiet = Coach(ctx, self.data["stops"], self.rs.id, speaking=False)
         if not self._play(deal, quiet, claimants(lv, self.n, SEAT), "Second deal"):
@@ -347,11 +374,19 @@ class CoachedSession:
         ctx, names, rid = self.ctx, self.names, self.rs.id
         self.coach = coach
         self.player = player = DealPlayer(
-            deal, SEAT, self.bots, bot_rng=self.bot_rng, reaction_rng=self.reaction_rng,
-            io=ctx.io, names=names, pace=self.pace,
+            deal,
+            SEAT,
+            self.bots,
+            bot_rng=self.bot_rng,
+            reaction_rng=self.reaction_rng,
+            io=ctx.io,
+            names=names,
+            pace=self.pace,
             title=f"{title} · {rid} · {names[deal.dealer]} "
-                  f"deal{'' if deal.dealer == SEAT else 's'}",
-            claiming=claiming, observer=coach)
+            f"deal{'' if deal.dealer == SEAT else 's'}",
+            claiming=claiming,
+            observer=coach,
+        )
         self.result.deals.append(deal)
         self.result.arisen.append(coach.arisen)
         player.run()
@@ -365,9 +400,16 @@ class CoachedSession:
         if coach.speaking:
             ctx.show(_not_arisen(coach))
         ctx.say()
-        ctx.show(review_renderable(
-            player.mistakes, player.sightings, names=names, seat=SEAT, symbols=ctx.symbols,
-            set_aside=deal.game.sets_aside_table_mournival))
+        ctx.show(
+            review_renderable(
+                player.mistakes,
+                player.sightings,
+                names=names,
+                seat=SEAT,
+                symbols=ctx.symbols,
+                set_aside=deal.game.sets_aside_table_mournival,
+            )
+        )
         return True
 
 
@@ -386,8 +428,9 @@ def short_citation(library, ref: str) -> str:
     return f"{who}, {section}"
 
 
-def coached_deals(ctx, data: CoachData, ruleset: str | None = None, *,
-                  pace: float = 1.0) -> CoachedResult:
+def coached_deals(
+    ctx, data: CoachData, ruleset: str | None = None, *, pace: float = 1.0
+) -> CoachedResult:
     """Play a ``coach`` block's deals with the learner at ``ctx``: the first coached, then one
     with the coach silent unless asked (see :class:`CoachedSession`).  ``EOFError`` and
     ``KeyboardInterrupt`` pass through (nothing is saved: these deals are not recorded)."""
@@ -408,14 +451,17 @@ def _not_arisen(coach: Coach) -> Text:
     for s in missing:
         stop = stop_for(coach.stops, s, coach.ruleset_id)
         where = coach.page_of(stop)[0].split(",")[0] if stop is not None else ""
-        parts.append(f"{SITUATIONS[s][:1].lower()}{SITUATIONS[s][1:]}"
-                     + (f" ({where.lower()} teaches it)" if where else ""))
+        parts.append(
+            f"{SITUATIONS[s][:1].lower()}{SITUATIONS[s][1:]}"
+            + (f" ({where.lower()} teaches it)" if where else "")
+        )
     t.append("; ".join(parts) + ".")
     return t
 
 
-def survey(data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, str], str],
-           width: int = 80) -> tuple[list[str], Deal]:
+def survey(
+    data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, str], str], width: int = 80
+) -> tuple[list[str], Deal]:
     """The situations the first deal of ``data`` under ``ruleset`` shows a scripted learner,
     in order, and the deal: ``answer(player, prompt)`` gives each line the learner types (piped:
     no real time).  For the seed search and the tests."""
@@ -424,12 +470,13 @@ def survey(data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, s
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO
     from tutor.app.streams import make_console
+
     holder: dict = {}
     console = make_console(file=_io.StringIO(), width=width, plain=True)
     io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
     session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
     session.first()
-    assert session.coach is not None        # the first deal has begun
+    assert session.coach is not None  # the first deal has begun
     return session.coach.arisen, session.result.deals[0]
 
 
@@ -437,14 +484,16 @@ def survey(data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, s
 # Finding a deal that shows the situations
 
 
-def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
-                     bot: str | None = None) -> Callable[[DealPlayer, str], str]:
+def scripted_learner(
+    seed: int, *, declares: bool = True, claims: bool = True, bot: str | None = None
+) -> Callable[[DealPlayer, str], str]:
     """A learner for :func:`survey`: at its turn a move chosen at random (``seed``) among the
     engine's legal actions, or by the computer player ``bot`` (a name of
     :func:`tutor.engine.bots.make_bot`); each declaration it may make (``declares``), each
     claim open to it (``claims``, also when the coach asks); Enter otherwise."""
     from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WHICH_PROMPT
     from tutor.engine.bots import make_bot
+
     rng = random.Random(seed)
     chooser = make_bot(bot) if bot else None
 
@@ -460,8 +509,7 @@ def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
             return open_claims[0].notation() if claims and open_claims else ""
         if claims and open_claims:
             return open_claims[0].notation()
-        decl = [a for a in free if a.kind.startswith("declare")
-                or a.kind == "take_table_mournival"]
+        decl = [a for a in free if a.kind.startswith("declare") or a.kind == "take_table_mournival"]
         if declares and decl:
             return decl[0].notation()
         if prompt == TURN_PROMPT and d.to_move == seat:
@@ -469,6 +517,7 @@ def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
             a = chooser.choose(d, legal, rng) if chooser else rng.choice(legal)
             return a.notation()
         return ""
+
     return answer
 
 

@@ -21,7 +21,7 @@ from tutor.engine.sources import default_library
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import MENU_QUIT_WORDS
 
-if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+if TYPE_CHECKING:  # the seam's types; its module loads when a session first reads
     from rich.console import Console, RenderableType
 
     from tutor.engine.sources import Library
@@ -125,6 +125,7 @@ class Context:
         ending it (at the end of piped input ``EOFError`` passes on, as nothing more can be
         read), then a blank line."""
         from tutor.engine.errors import LaughError
+
         try:
             body()
         except LaughError as exc:
@@ -149,19 +150,44 @@ class Context:
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
         return self.io.ask(prompt, words, cards)
 
-    def ask_checked(self, prompt: str, check: Callable[[str], str | None],
-                    words: Sequence[str] = (), cards: bool = False,
-                    refuse: Callable[[str], None] | None = None) -> str:
+    def ask_checked(
+        self,
+        prompt: str,
+        check: Callable[[str], str | None],
+        words: Sequence[str] = (),
+        cards: bool = False,
+        refuse: Callable[[str], None] | None = None,
+    ) -> str:
         return self.io.ask_checked(prompt, check, words, cards, refuse)
 
-    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None,
-             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
-             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
-        return self.io.read(prompt, timeout, words, label=label, deadline=deadline, total=total,
-                            progress=progress, events=events, keys=keys,
-                            extend_while_typing=extend_while_typing, erase=erase)
+    def read(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        words: Sequence[str] = (),
+        *,
+        label: str | None = None,
+        deadline: float | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        events: Sequence[Event] = (),
+        keys: Mapping[str, str] | None = None,
+        extend_while_typing: bool = False,
+        erase: bool = False,
+    ) -> Reply | None:
+        return self.io.read(
+            prompt,
+            timeout,
+            words,
+            label=label,
+            deadline=deadline,
+            total=total,
+            progress=progress,
+            events=events,
+            keys=keys,
+            extend_while_typing=extend_while_typing,
+            erase=erase,
+        )
 
     def close(self) -> str | None:
         """Close the progress store if it was opened; returns why some of the progress made
@@ -185,15 +211,23 @@ def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
     try:
         return int(body() or 0)
     except EOFError:
-        why = ctx.close()                       # first saved (or not), then said
+        why = ctx.close()  # first saved (or not), then said
         if ctx.interactive:
-            print("\nEverything answered is saved." if not why else
-                  f"\nNot everything answered is saved: {why}.", file=sys.stderr)
+            print(
+                "\nEverything answered is saved."
+                if not why
+                else f"\nNot everything answered is saved: {why}.",
+                file=sys.stderr,
+            )
         return 0
     except KeyboardInterrupt:
         why = ctx.close()
-        print("\nInterrupted; your progress is saved." if not why else
-              f"\nInterrupted; not all of your progress is saved: {why}.", file=sys.stderr)
+        print(
+            "\nInterrupted; your progress is saved."
+            if not why
+            else f"\nInterrupted; not all of your progress is saved: {why}.",
+            file=sys.stderr,
+        )
         return 130
     finally:
         ctx.close()
@@ -224,15 +258,20 @@ class MenuItem:
     letter: str
     words: tuple[str, ...]
     label: str
-    value: Any = None               # whatever the caller wants back: a name, a pair, ...
+    value: Any = None  # whatever the caller wants back: a name, a pair, ...
 
     def keys(self) -> tuple[str, ...]:
         """Everything that chooses this entry (lower case)."""
         return tuple(k.lower() for k in (self.number, self.letter, *self.words) if k)
 
 
-def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None = None,
-         back: str = "Enter or q to go back") -> MenuItem | None:
+def menu(
+    ctx: Context,
+    items: Sequence[MenuItem],
+    prompt: str,
+    title: str | None = None,
+    back: str = "Enter or q to go back",
+) -> MenuItem | None:
     """Show ``items`` (number, letter, word, label) and ask until one is chosen by its number,
     its letter or any of its words; None for Enter, ``b``/``back`` or ``q``/``quit``.  A choice
     that is none of these is refused in one line and asked again on an empty line."""
@@ -252,13 +291,19 @@ def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None
         for k in it.keys():
             chosen.setdefault(k, it)
     numbers = [it.number for it in items]
-    hint = (f"Type {numbers[0]}-{numbers[-1]}, a letter or a word from the list, or "
-            f"{back.lower()}." if numbers else back)
+    hint = (
+        f"Type {numbers[0]}-{numbers[-1]}, a letter or a word from the list, or {back.lower()}."
+        if numbers
+        else back
+    )
 
     def check(text: str) -> str | None:
         low = text.lower()
-        return None if low in BACK_WORDS or low in chosen else \
-            f"'{clip(text, 30)}' is not on the menu. {hint}"
+        return (
+            None
+            if low in BACK_WORDS or low in chosen
+            else f"'{clip(text, 30)}' is not on the menu. {hint}"
+        )
 
     words = [w for it in items for w in it.words] + ["back"]
     answer = ctx.ask_checked(prompt, check, words=words).lower()

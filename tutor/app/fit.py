@@ -35,8 +35,9 @@ class TitledRule:
     title and a short rule either side do not fit, the title (wrapped at spaces) above a
     plain rule."""
 
-    def __init__(self, title: str, style: str = "dim",
-                 align: Literal["left", "center", "right"] = "center"):
+    def __init__(
+        self, title: str, style: str = "dim", align: Literal["left", "center", "right"] = "center"
+    ):
         self.title = title
         self.style = style
         self.align = align
@@ -55,8 +56,16 @@ class FitTable:
     wrap at spaces (the others are kept on one line); ``right``: the columns set right;
     ``title`` above either; ``lines``: rules between the table's rows."""
 
-    def __init__(self, columns: Sequence[str], rows: Sequence[Sequence], *, title: str = "",
-                 wrap: Sequence[int] = (), right: Sequence[int] = (), lines: bool = False):
+    def __init__(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[Sequence],
+        *,
+        title: str = "",
+        wrap: Sequence[int] = (),
+        right: Sequence[int] = (),
+        lines: bool = False,
+    ):
         self.columns = list(columns)
         self.rows = [[c if isinstance(c, Text) else Text(str(c)) for c in r] for r in rows]
         self.title = title
@@ -80,14 +89,16 @@ class FitTable:
         on one line gets it whole; the rest share alike); None when the narrowest widths do not
         fit."""
         widths = self.widths()
-        room = max_width - (3 * len(widths) + 1) - sum(widths)          # borders, padding
+        room = max_width - (3 * len(widths) + 1) - sum(widths)  # borders, padding
         if room < 0:
             return None
-        want = [max([cell_len(h)] + [cell_len(r[i].plain) for r in self.rows])
-                for i, h in enumerate(self.columns)]
+        want = [
+            max([cell_len(h)] + [cell_len(r[i].plain) for r in self.rows])
+            for i, h in enumerate(self.columns)
+        ]
         short = [max(0, want[i] - w) for i, w in enumerate(widths)]
         order = sorted(range(len(widths)), key=lambda k: short[k])
-        for done, k in enumerate(order):           # the least short first, then fair shares
+        for done, k in enumerate(order):  # the least short first, then fair shares
             give = min(short[k], room // (len(order) - done))
             widths[k] += give
             room -= give
@@ -98,8 +109,12 @@ class FitTable:
         if widths is not None:
             t = Table(title=self.title or None, title_justify="left", show_lines=self.lines)
             for i, (heading, w) in enumerate(zip(self.columns, widths)):
-                t.add_column(heading, width=w, overflow="fold",
-                             justify="right" if i in self.right else "left")
+                t.add_column(
+                    heading,
+                    width=w,
+                    overflow="fold",
+                    justify="right" if i in self.right else "left",
+                )
             for r in self.rows:
                 t.add_row(*r)
             yield t

@@ -38,25 +38,43 @@ from tutor.teaching.drills.registry import DRILLS
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson, open_lesson
 from tutor.teaching.words import is_quit
 
-HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
-        "p puzzles  ·  d drills  ·  g play a deal  ·  m a match (resumes an unfinished one)  ·  "
-        "f a first deal with a coach  ·  r the tournament track (every lesson, puzzle and deal "
-        "under inter-livery-2018, then a practice match)  ·  s sources  ·  t statistics  ·  h help  ·  "
-        "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
-        "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
-        "in a deal, the space bar claims at any moment.")
+HELP = (
+    "Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
+    "p puzzles  ·  d drills  ·  g play a deal  ·  m a match (resumes an unfinished one)  ·  "
+    "f a first deal with a coach  ·  r the tournament track (every lesson, puzzle and deal "
+    "under inter-livery-2018, then a practice match)  ·  s sources  ·  t statistics  ·  h help  ·  "
+    "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
+    "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
+    "in a deal, the space bar claims at any moment."
+)
 
 #: The menu entries beside the course and puzzles: (key, label, word).
-EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"),
-          ("f", "Deal with a coach", "coach"), ("r", "Tournament track", "track"))
+EXTRAS = (
+    ("d", "Drills", "drill"),
+    ("g", "Play a deal", "play"),
+    ("m", "Match", "match"),
+    ("f", "Deal with a coach", "coach"),
+    ("r", "Tournament track", "track"),
+)
 
 #: Shorter labels where the menu line is narrow (under 60 columns), so it takes no more lines.
 NARROW_LABELS = {"Deal with a coach": "Coach", "Tournament track": "Track"}
 
 #: The home screen's words, as a mistyped one is compared with them.
-MENU_WORDS = ("continue", "lesson", "puzzles", "drills", "play", "match", "coach", "track",
-              "sources",
-              "statistics", "help", "quit")
+MENU_WORDS = (
+    "continue",
+    "lesson",
+    "puzzles",
+    "drills",
+    "play",
+    "match",
+    "coach",
+    "track",
+    "sources",
+    "statistics",
+    "help",
+    "quit",
+)
 
 
 def not_on_menu(choice: str, course: list[CourseEntry]) -> str:
@@ -129,6 +147,7 @@ class Home:
         from tutor.app.track import TrackScreen  # lazily: only a track's learner needs it
         from tutor.teaching.lessons import find_lesson
         from tutor.teaching.tracks import step_key, track_names
+
         name = last.partition("/")[0]
         if name not in track_names():
             return None
@@ -153,6 +172,7 @@ class Home:
         store = self.ctx.store
         if store.answer_count():
             from tutor.teaching.review import ReviewBook  # lazily: FSRS loads only when needed
+
             try:
                 n = len(ReviewBook(store).due())
             except LaughError:
@@ -188,10 +208,9 @@ class Home:
         bar.append(g.empty * (bar_w - filled), style="dim")
         bar.append(f" {done}/{len(course)} lessons")
         ctx.show(bar)
-        if ctx.result:                       # what the screen just left said, kept in view
-            said = Text(ctx.result, style="bold green" if ctx.result.startswith(g.done)
-                        else "dim")
-            said.truncate(ctx.width, overflow="ellipsis")     # one line: the screen fits 24
+        if ctx.result:  # what the screen just left said, kept in view
+            said = Text(ctx.result, style="bold green" if ctx.result.startswith(g.done) else "dim")
+            said.truncate(ctx.width, overflow="ellipsis")  # one line: the screen fits 24
             ctx.show(said)
             ctx.result = None
         self.on_track = self.track_step()
@@ -199,7 +218,7 @@ class Home:
             screen, step, title, page = self.on_track
             verb = "Continue" if page is not None else "Start"
             where = f", page {page + 1}" if page is not None else ""
-            which = screen.track.title.lower() if ctx.width >= 60 else "track"   # narrow: short
+            which = screen.track.title.lower() if ctx.width >= 60 else "track"  # narrow: short
             cont = Text(f"c  {verb}: {which} step {step}, {title}{where}", style="bold")
             cont.truncate(ctx.width, overflow="ellipsis")
             ctx.show(cont)
@@ -208,11 +227,13 @@ class Home:
             where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
             verb = "Continue" if s is not None and s.in_progress else "Start"
             cont = Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold")
-            cont.truncate(ctx.width, overflow="ellipsis")      # one line, whatever the width
+            cont.truncate(ctx.width, overflow="ellipsis")  # one line, whatever the width
             ctx.show(cont)
         else:
-            ctx.say(f"{g.done} Course complete. Practise with p, or retake any lesson.",
-                    style="bold green")
+            ctx.say(
+                f"{g.done} Course complete. Practise with p, or retake any lesson.",
+                style="bold green",
+            )
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
         grid.add_column(no_wrap=True)
@@ -220,7 +241,7 @@ class Home:
         grid.add_column(justify="right", no_wrap=True, style="dim")
         for e in course:
             s = states.get(e.id)
-            if s is not None and s.completed:      # reopened, it stays done: ✓ 3/4 p.2
+            if s is not None and s.completed:  # reopened, it stays done: ✓ 3/4 p.2
                 mark, style = g.done, "green"
                 note = f"{s.right}/{s.total}" if s.total else "done"
                 if s.in_progress and s.page:
@@ -232,18 +253,20 @@ class Home:
                 mark, style = g.todo, ""
                 note = f"{e.minutes}m" if e.minutes else ""
             title = Text(e.title)
-            title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
+            title.truncate(max(8, ctx.width - 10), overflow="ellipsis")  # one line a lesson
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
         ctx.show(grid)
         due = self.due_today()
         if due:
             ctx.say("Due today: " + "  ·  ".join(due))
         narrow = NARROW_LABELS if ctx.width < 60 else {}
-        items = [("p", "Puzzles")] + [(k, narrow.get(label, label))
-                                      for k, label, _ in self.extras] + \
-            [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
+        items = (
+            [("p", "Puzzles")]
+            + [(k, narrow.get(label, label)) for k, label, _ in self.extras]
+            + [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
+        )
         line = Text()
-        for k, label in items:          # never split an item across lines
+        for k, label in items:  # never split an item across lines
             piece = len(k) + 1 + len(label)
             if line.plain and len(line.plain) + 3 + piece > ctx.width:
                 ctx.show(line)
@@ -266,14 +289,40 @@ class Home:
         self._redraw = "clear"
         course: list[CourseEntry] = []
         nxt = None
-        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "m", "match",
-                "f", "coach", "r", "track", "s", "sources", "t", "statistics", "h", "help", "q", "quit"]
+        keys = [
+            "continue",
+            "lesson",
+            "p",
+            "puzzles",
+            "d",
+            "drills",
+            "g",
+            "play",
+            "m",
+            "match",
+            "f",
+            "coach",
+            "r",
+            "track",
+            "s",
+            "sources",
+            "t",
+            "statistics",
+            "h",
+            "help",
+            "q",
+            "quit",
+        ]
         while True:
             if self._redraw:
                 course, nxt = self.draw(clear=self._redraw == "clear")
             self._redraw = "clear"
-            words = keys + [str(e.number) for e in course] + [e.id for e in course] + \
-                [e.path.stem for e in course]
+            words = (
+                keys
+                + [str(e.number) for e in course]
+                + [e.id for e in course]
+                + [e.path.stem for e in course]
+            )
             choice = ctx.ask("home> ", words=words).strip()
             low = choice.lower()
             if is_quit(low, menu=True):
@@ -291,11 +340,12 @@ class Home:
             if again:
                 low = low[: -len(" again")].strip()
             if low.startswith("lesson "):
-                low = low[len("lesson "):].strip()
-            entry = match_lesson(course, low)       # number, file name or id
+                low = low[len("lesson ") :].strip()
+            entry = match_lesson(course, low)  # number, file name or id
             if entry is not None:
-                self._screen(lambda entry=entry, again=again: self.open_lesson(entry.id,
-                                                                           restart=again))
+                self._screen(
+                    lambda entry=entry, again=again: self.open_lesson(entry.id, restart=again)
+                )
                 continue
             if low in ("p", "puzzles", "puzzle"):
                 self._screen(self.practice)
@@ -364,6 +414,7 @@ class Home:
             self._redraw = "keep"
             return
         from tutor.app.runner import take_lesson  # lazily: see practice()
+
         take_lesson(self.ctx, lesson, seed=self.seed, restart=restart)
 
     def practice(self) -> None:
@@ -371,16 +422,19 @@ class Home:
         # The views (FSRS, puzzles, rendering) load only when chosen: the home screen must
         # appear quickly (benchmarks/bench_startup.py); likewise in stats() and sources().
         from tutor.app.views import practice_menu
+
         practice_menu(self.ctx)
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
         from tutor.app.views import stats_view  # lazily: see practice()
+
         stats_view(self.ctx, offer_practice=True, at_home=True)
 
     def sources(self) -> None:
         """The sources view (what ``laugh sources`` shows)."""
         from tutor.app.views import sources_view  # lazily: see practice()
+
         sources_view(self.ctx)
 
     def drills(self) -> None:
@@ -390,16 +444,21 @@ class Home:
         menu, Ctrl-C and Ctrl-D included; Enter or ``q`` goes back home."""
         ctx = self.ctx
         entries = [(kind.name, e) for kind in DRILLS.values() for e in kind.entries()]
-        items = [MenuItem(str(i), e.letter, e.words, e.label, (name, dict(e.settings)))
-                 for i, (name, e) in enumerate(entries, 1)]
+        items = [
+            MenuItem(str(i), e.letter, e.words, e.label, (name, dict(e.settings)))
+            for i, (name, e) in enumerate(entries, 1)
+        ]
         title = "Drills"
         while True:
             item = menu(ctx, items, "drill> ", title=title)
             if item is None:
                 return
             name, settings = item.value
-            ctx.guarded(lambda name=name, settings=settings: run_drill(
-                DrillOptions(name, settings=settings), io=ctx.io, next_line=False))
+            ctx.guarded(
+                lambda name=name, settings=settings: run_drill(
+                    DrillOptions(name, settings=settings), io=ctx.io, next_line=False
+                )
+            )
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
@@ -409,17 +468,19 @@ class Home:
     def coach(self) -> None:
         """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
         from tutor.app.coach import home_coached_deals  # lazily: see practice()
+
         home_coached_deals(self.ctx)
 
     def track(self) -> None:
         """The tournament track (:class:`tutor.app.track.TrackScreen`)."""
         from tutor.app.track import TrackScreen  # lazily: see practice()
+
         TrackScreen(self.ctx, seed=self.seed).run()
 
     def match(self) -> None:
         """Play on the most recent unfinished match (``laugh match --resume``), else start one
         with ``laugh match``'s defaults; come back here when it ends or is saved."""
-        resume = None                            # none unfinished: a new match
+        resume = None  # none unfinished: a new match
         try:
             path = latest_unfinished()
         except UsageError:
@@ -428,7 +489,7 @@ class Home:
             try:
                 load_match(path)
                 resume = str(path)
-            except LaughError as exc:            # a damaged file stays where it is, said once
+            except LaughError as exc:  # a damaged file stays where it is, said once
                 said = str(exc).removesuffix(START_AFRESH)
                 self.ctx.say(f"{said}; starting a new match instead.", style="yellow")
         play_saved_match(resume=resume, io=self.ctx.io)

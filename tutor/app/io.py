@@ -44,7 +44,7 @@ from tutor.engine.cards import RANKS, SUITS
 from tutor.engine.safetext import printable
 from tutor.teaching.words import is_quit
 
-if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+if TYPE_CHECKING:  # the seam's types; its module loads when a session first reads
     from prompt_toolkit import PromptSession
     from rich.console import RenderableType
 
@@ -88,7 +88,7 @@ class ConsoleIO:
         wrapped at spaces to the console's width unless ``wrap`` is False (then one line,
         whatever its length).  A word is never broken: a path, code or token too wide for the
         line stands whole on a line of its own (:func:`~tutor.app.streams.whole_word_lines`)."""
-        shown = Text(printable(text), style=style or "")      # escaped before it is laid out
+        shown = Text(printable(text), style=style or "")  # escaped before it is laid out
         if wrap:
             shown = whole_word_text(shown, self.console.width)
         self.console.print(shown, soft_wrap=True)
@@ -118,9 +118,14 @@ class ConsoleIO:
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
         raise NotImplementedError
 
-    def ask_checked(self, prompt: str, check: Callable[[str], str | None],
-                    words: Sequence[str] = (), cards: bool = False,
-                    refuse: Callable[[str], None] | None = None) -> str:
+    def ask_checked(
+        self,
+        prompt: str,
+        check: Callable[[str], str | None],
+        words: Sequence[str] = (),
+        cards: bool = False,
+        refuse: Callable[[str], None] | None = None,
+    ) -> str:
         """Ask until ``check`` accepts the stripped answer (None: no problem); return it.  A
         refusal is said by ``refuse`` (default: in yellow, whole), then the question is asked
         again on an empty line."""
@@ -151,10 +156,18 @@ class TerminalIO(ConsoleIO):
 
     interactive = True
 
-    def __init__(self, console: Console, clock: Clock | None = None, symbols: bool | None = None,
-                 history_path: str | None = None):
-        super().__init__(console, clock if clock is not None else TerminalClock(),
-                         suit_symbols() if symbols is None else symbols)
+    def __init__(
+        self,
+        console: Console,
+        clock: Clock | None = None,
+        symbols: bool | None = None,
+        history_path: str | None = None,
+    ):
+        super().__init__(
+            console,
+            clock if clock is not None else TerminalClock(),
+            suit_symbols() if symbols is None else symbols,
+        )
         self.history_path = history_path
         self._asking: PromptSession | None = None
         self._timed: dict[tuple, object] = {}
@@ -170,7 +183,7 @@ class TerminalIO(ConsoleIO):
         room = max(5, console.height - 2)
         i = 0
         while i < len(lines):
-            for line in lines[i:i + room]:
+            for line in lines[i : i + room]:
                 console.print(Segments(line + [Segment.line()]), end="")
             i += room
             if i < len(lines):
@@ -193,6 +206,7 @@ class TerminalIO(ConsoleIO):
             yield self.show
             return
         from rich.live import Live  # rich's live display: only on a terminal
+
         live = Live(Text(""), console=self.console, transient=True, auto_refresh=False)
         live.start()
         try:
@@ -205,8 +219,14 @@ class TerminalIO(ConsoleIO):
     def progress(self, label: str) -> Iterator[Callable[[float, float], None]]:
         """A bar labelled ``label`` with the count done of the total, gone at the end."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
-        bar = Progress(TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn(),
-                       console=self.console, transient=True)
+
+        bar = Progress(
+            TextColumn(label, markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=self.console,
+            transient=True,
+        )
         bar.start()
         task: list[TaskID] = []
 
@@ -214,6 +234,7 @@ class TerminalIO(ConsoleIO):
             if not task:
                 task.append(bar.add_task(label, total=total))
             bar.update(task[0], completed=completed, total=total)
+
         try:
             yield update
         finally:
@@ -225,13 +246,15 @@ class TerminalIO(ConsoleIO):
         # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
         if self._asking is None:
             history: History = InMemoryHistory()
             if self.history_path is not None:
                 try:
                     os.makedirs(os.path.dirname(self.history_path), exist_ok=True)
-                    if not os.path.exists(self.history_path) or \
-                            os.path.isfile(self.history_path):   # never a FIFO: it would wait
+                    if not os.path.exists(self.history_path) or os.path.isfile(
+                        self.history_path
+                    ):  # never a FIFO: it would wait
                         history = FileHistory(str(self.history_path))
                 except OSError:
                     pass
@@ -241,11 +264,13 @@ class TerminalIO(ConsoleIO):
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
         """Ask once; the line starts empty, and history lasts (across runs with a file)."""
         from prompt_toolkit.completion import DummyCompleter, WordCompleter
+
         session = self._ask_session()
         vocab = list(dict.fromkeys(list(words) + (card_words() if cards else [])))
         # A session keeps the completer of its last prompt when given None: pass a dummy.
-        completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab \
-            else DummyCompleter()
+        completer = (
+            WordCompleter(vocab, ignore_case=True, sentence=False) if vocab else DummyCompleter()
+        )
         return session.prompt(prompt, completer=completer, complete_while_typing=False).strip()
 
     def _timed_session(self, erase: bool, keys: Mapping[str, str]):
@@ -257,21 +282,35 @@ class TerminalIO(ConsoleIO):
             from prompt_toolkit.filters import Condition
             from prompt_toolkit.history import InMemoryHistory
             from prompt_toolkit.key_binding import KeyBindings
+
             kb = KeyBindings()
             empty = Condition(lambda: not get_app().current_buffer.text)
             for key, word in keys.items():
-                def pressed(event, key=key, word=word):      # timed the moment it is pressed
+
+                def pressed(event, key=key, word=word):  # timed the moment it is pressed
                     event.app.exit(result=_Pressed(key, word, self.clock.now()))
+
                 kb.add(key, filter=empty)(pressed)
-            self._timed[index] = PromptSession(history=InMemoryHistory(), key_bindings=kb,
-                                               erase_when_done=erase)
+            self._timed[index] = PromptSession(
+                history=InMemoryHistory(), key_bindings=kb, erase_when_done=erase
+            )
         return self._timed[index]
 
-    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None,
-             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
-             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+    def read(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        words: Sequence[str] = (),
+        *,
+        label: str | None = None,
+        deadline: float | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        events: Sequence[Event] = (),
+        keys: Mapping[str, str] | None = None,
+        extend_while_typing: bool = False,
+        erase: bool = False,
+    ) -> Reply | None:
         """See :meth:`tutor.teaching.io.LearnerIO.read`.  The countdown and the events are in
         the clock's time; a timeout of 0 or less closes the prompt at once (None)."""
         if timeout is not None and timeout <= 0:
@@ -283,6 +322,7 @@ class TerminalIO(ConsoleIO):
         from prompt_toolkit.completion import WordCompleter
 
         from tutor.teaching.io import Reply
+
         clock = self.clock
         now = clock.now()
         countdown = countdown_for(now, timeout, label, deadline, total, progress)
@@ -304,11 +344,16 @@ class TerminalIO(ConsoleIO):
                 return
 
             def done(fut):
-                if not app.is_done and not fut.cancelled() and fut.exception() is None \
-                        and fut.result():
+                if (
+                    not app.is_done
+                    and not fut.cancelled()
+                    and fut.exception() is None
+                    and fut.result()
+                ):
                     app.exit(result=None)
                 elif not app.is_done and not fut.cancelled() and fut.exception() is not None:
                     app.exit(exception=fut.exception())
+
             asyncio.ensure_future(run_in_terminal(fire)).add_done_callback(done)
 
         def pre_run():
@@ -319,7 +364,7 @@ class TerminalIO(ConsoleIO):
                 handles.append(loop.call_later(max(0.0, at - now), fire_event, fire))
 
         def toolbar():
-            assert countdown is not None        # the toolbar is set only with a countdown
+            assert countdown is not None  # the toolbar is set only with a countdown
             width = app.output.get_size().columns
             return countdown_line(countdown, clock.now(), width, symbols)
 
@@ -329,8 +374,9 @@ class TerminalIO(ConsoleIO):
         session.bottom_toolbar = toolbar if countdown is not None else None
         session.refresh_interval = REFRESH if countdown is not None else 0
         try:
-            result = session.prompt(prompt, pre_run=pre_run, completer=completer,
-                                    complete_while_typing=False)
+            result = session.prompt(
+                prompt, pre_run=pre_run, completer=completer, complete_while_typing=False
+            )
         finally:
             for h in handles:
                 h.cancel()
@@ -352,10 +398,18 @@ class ScriptedIO(ConsoleIO):
     the answers raises ``EOFError``.
     """
 
-    def __init__(self, answers, console: Console | None = None, clock: Clock | None = None,
-                 symbols: bool = True, *, stdout=None):
+    def __init__(
+        self,
+        answers,
+        console: Console | None = None,
+        clock: Clock | None = None,
+        symbols: bool = True,
+        *,
+        stdout=None,
+    ):
         if console is None:
             import io
+
             console = make_console(file=io.StringIO(), width=80, plain=True)
         super().__init__(console, clock if clock is not None else VirtualClock(), symbols)
         self._stream = self._fn = self._lines = None
@@ -367,7 +421,7 @@ class ScriptedIO(ConsoleIO):
         else:
             self._lines = list(answers)
         self.log: list[str] = []
-        self._pending: list[str] = []       # lines looked at (next_line), not yet taken
+        self._pending: list[str] = []  # lines looked at (next_line), not yet taken
         #: True when the answers are lines in order (a stream or a list), which
         #: :meth:`next_line` can look at; False for a function of the prompt.
         self.in_order = self._fn is None
@@ -386,18 +440,23 @@ class ScriptedIO(ConsoleIO):
             while True:
                 out.write(prompt)
                 out.flush()
-                line = self._pending.pop(0) if self._pending else (
-                    self._stream.readline() if self._stream is not None else "")
+                line = (
+                    self._pending.pop(0)
+                    if self._pending
+                    else (self._stream.readline() if self._stream is not None else "")
+                )
                 if not line:
                     out.write("\n")
                     raise EOFError
                 text = line.rstrip("\n")
                 if _is_text(text):
                     break
-                out.write("\n")              # bytes that are not UTF-8: said, never read
-                self.say("That line is not text (bytes that are not UTF-8): type it again.",
-                         style="yellow")
-            out.write(printable(text) + "\n")     # as typed, escaped as all output is
+                out.write("\n")  # bytes that are not UTF-8: said, never read
+                self.say(
+                    "That line is not text (bytes that are not UTF-8): type it again.",
+                    style="yellow",
+                )
+            out.write(printable(text) + "\n")  # as typed, escaped as all output is
         self.log.append(prompt + text)
         return text.strip()
 
@@ -443,20 +502,31 @@ class ScriptedIO(ConsoleIO):
             self._pending.append(line)
         return self._pending[0].rstrip("\n").strip()
 
-    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None,
-             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
-             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+    def read(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        words: Sequence[str] = (),
+        *,
+        label: str | None = None,
+        deadline: float | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        events: Sequence[Event] = (),
+        keys: Mapping[str, str] | None = None,
+        extend_while_typing: bool = False,
+        erase: bool = False,
+    ) -> Reply | None:
         """The next line as a :class:`Reply` (a line holding only a key's word is that key).
         Piped (any clock but a fake one): at once, and events never fire.  With a
         :class:`~tutor.app.clock.FakeClock`: the learner's scripted delay passes, events due
         before it fire (moving the clock to each), and the read gives None when one closes the
         prompt or the delay reaches the timeout (the line is then not consumed)."""
         from tutor.teaching.io import Reply  # (start-up time: see the imports above)
+
         clock = self.clock
         start = clock.now()
-        if not isinstance(clock, FakeClock):        # piped: no time passes while reading
+        if not isinstance(clock, FakeClock):  # piped: no time passes while reading
             text = self._line(prompt)
             return Reply(text, clock.now(), _key_of(text, keys))
         delay = clock.next_delay()
@@ -505,7 +575,7 @@ class _ReadAhead:
         while True:
             try:
                 line = self._stream.readline()
-            except (OSError, ValueError):       # closed, or bytes that are not text
+            except (OSError, ValueError):  # closed, or bytes that are not text
                 line = ""
             with self._cond:
                 if line:
@@ -529,8 +599,13 @@ class _ReadAhead:
             return self._lines[0] if self._lines else None
 
 
-def make_io(interactive: bool | None = None, *, console: Console | None = None,
-            history_path: str | None = None, plain: bool = False) -> TerminalIO | ScriptedIO:
+def make_io(
+    interactive: bool | None = None,
+    *,
+    console: Console | None = None,
+    history_path: str | None = None,
+    plain: bool = False,
+) -> TerminalIO | ScriptedIO:
     """The seam for the real terminal: a :class:`TerminalIO` (real time) when standard input and
     output are terminals (or ``interactive``), else a :class:`ScriptedIO` reading standard input
     (no real time).  ``console`` defaults to :func:`~tutor.app.streams.make_console`'s; with
@@ -544,6 +619,5 @@ def make_io(interactive: bool | None = None, *, console: Console | None = None,
     if console is None:
         console = make_console()
         if plain:
-            console = make_console(file=RStripWriter(sys.stdout), plain=True,
-                                   width=console.width)
+            console = make_console(file=RStripWriter(sys.stdout), plain=True, width=console.width)
     return ScriptedIO(sys.stdin, console, VirtualClock(), symbols, stdout=sys.stdout)

@@ -25,6 +25,7 @@ def parser():
     """The markdown-it parser used for every lesson: CommonMark, raw HTML off, tables on."""
     # markdown-it only when a lesson page is shown: the home screen never needs it
     from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
@@ -32,6 +33,7 @@ def render_markdown(text: str, symbols: bool = True, bullet: str = "•"):
     """``text`` (CommonMark) as one rich renderable (a ``Group``) of its blocks, with a blank
     line between blocks.  ``symbols`` chooses suit symbols or letters for inline cards."""
     from markdown_it.tree import SyntaxTreeNode  # lazily, as in parser()
+
     tree = SyntaxTreeNode(parser().parse(text))
     return Group(*_blocks(tree.children, symbols, bullet, spaced=True))
 
@@ -64,12 +66,16 @@ def _block(node, symbols: bool, bullet: str):
         start = int(node.attrs.get("start", 1)) if t == "ordered_list" else 1
         for i, item in enumerate(node.children):
             mark = f"{start + i}." if t == "ordered_list" else bullet
-            grid.add_row(mark, Group(*_blocks(item.children, symbols, bullet,
-                                              spaced=not _tight(item))))
+            grid.add_row(
+                mark, Group(*_blocks(item.children, symbols, bullet, spaced=not _tight(item)))
+            )
         return grid
     if t == "blockquote":
-        return Padding(Group(*_blocks(node.children, symbols, bullet, spaced=True)),
-                       (0, 0, 0, 2), style="italic")
+        return Padding(
+            Group(*_blocks(node.children, symbols, bullet, spaced=True)),
+            (0, 0, 0, 2),
+            style="italic",
+        )
     if t in ("fence", "code_block"):
         return Padding(Text(node.content.rstrip("\n"), style="dim"), (0, 0, 0, 2))
     if t == "hr":
@@ -85,7 +91,7 @@ def _block(node, symbols: bool, bullet: str):
             for row in part.children:
                 table.add_row(*[_inline_of(c, symbols) for c in row.children])
         return table
-    if t in ("html_block",):       # never produced with html off; kept as text if it were
+    if t in ("html_block",):  # never produced with html off; kept as text if it were
         return Text(node.content)
     # Unknown container: render its children.
     if node.children:
@@ -121,7 +127,7 @@ def _inline(nodes, text, symbols: bool, style: str) -> None:
         elif t == "em":
             _inline(n.children, text, symbols, (style + " italic").strip())
         elif t == "code_inline":
-            cards = as_cards(n.content)     # lower-case or symbols stay code: how to type them
+            cards = as_cards(n.content)  # lower-case or symbols stay code: how to type them
             if cards is not None:
                 text.append_text(cards_text(cards, symbols))
             else:

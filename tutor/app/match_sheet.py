@@ -31,16 +31,19 @@ from tutor.teaching.scoresheet import over_words, sheet_layout
 __all__ = ["round_scores", "sheet_renderable", "deals_renderable", "DealByDeal", "sheet_html"]
 
 
-def round_scores(match: Match, seat: int, since: int = 0, *,
-                 scores: Sequence[int | None] | None = None
-                 ) -> list[list[tuple[Game, int | None]]]:
+def round_scores(
+    match: Match, seat: int, since: int = 0, *, scores: Sequence[int | None] | None = None
+) -> list[list[tuple[Game, int | None]]]:
     """``seat``'s scores by round: for each round of the plan, its games in order with the
     seat's result (None for a game not yet played, and for one before game index ``since``,
     which a computer player played before the person took the seat).  ``scores``: the seat's
     result in each game played, given (a table's client has no deals), else the match's
     deals'."""
-    results = list(scores) if scores is not None else [
-        None if k < since else d.returns()[seat] for k, d in enumerate(match.deals)]
+    results = (
+        list(scores)
+        if scores is not None
+        else [None if k < since else d.returns()[seat] for k, d in enumerate(match.deals)]
+    )
     rounds: dict[int, list] = {}
     for g in match.games:
         score = results[g.index] if g.index < len(results) else None
@@ -58,22 +61,32 @@ def _cell(game: Game, score: int | None) -> str:
     return f"({score}) practice" if game.practice else str(score)
 
 
-def sheet_renderable(match: Match, seat: int, name: str, livery: str | None = None, *,
-                     scores: Sequence[int | None] | None = None) -> Group:
+def sheet_renderable(
+    match: Match,
+    seat: int,
+    name: str,
+    livery: str | None = None,
+    *,
+    scores: Sequence[int | None] | None = None,
+) -> Group:
     """``name``'s score sheet (the player at ``seat``, of ``livery`` if given) in the
     Inter-Livery layout: two rounds side by side, each game's score, each round's total, the
     cumulative score; ``scores`` as :func:`round_scores` takes them."""
     rounds = round_scores(match, seat, scores=scores)
     played = len(match.deals) if scores is None else len(scores)
-    lines: list = [Text(f"Score sheet: {name}" + (f", {livery}" if livery else ""),
-                        style="bold"),
-                   Text(f"{match.ruleset.title}, {match.players} players; {played} of "
-                        f"{len(match.games)} games played", style="dim")]
+    lines: list = [
+        Text(f"Score sheet: {name}" + (f", {livery}" if livery else ""), style="bold"),
+        Text(
+            f"{match.ruleset.title}, {match.players} players; {played} of "
+            f"{len(match.games)} games played",
+            style="dim",
+        ),
+    ]
     if any(g.practice for g in match.games):
         lines.append(Text("The first game is for practice only and is not scored.", style="dim"))
     cumulative = 0
     for b in range(0, len(rounds), 2):
-        pair = rounds[b:b + 2]
+        pair = rounds[b : b + 2]
         t = Table(show_edge=True, pad_edge=True)
         for r in range(len(pair)):
             t.add_column("Game", justify="right")
@@ -133,11 +146,14 @@ class DealByDeal:
             t.add_column(n, justify="right", no_wrap=True)
         for g, d in self._rows():
             label = g.label + (" (not scored)" if g.practice else "")
-            t.add_row(f"{label}, {self.names[g.dealer]} dealt",
-                      *[self._value(v) for v in d.returns()])
+            t.add_row(
+                f"{label}, {self.names[g.dealer]} dealt", *[self._value(v) for v in d.returns()]
+            )
         t.add_section()
-        t.add_row(Text("Total", style="bold"),
-                  *[Text(self._value(v), style="bold") for v in self.match.totals])
+        t.add_row(
+            Text("Total", style="bold"),
+            *[Text(self._value(v), style="bold") for v in self.match.totals],
+        )
         return t
 
     @staticmethod
@@ -153,14 +169,24 @@ class DealByDeal:
         t = Table(box=None, pad_edge=False, header_style="bold underline", padding=(0, 1))
         t.add_column("deal", no_wrap=True)
         for n in self.names:
-            t.add_column(n if len(n) <= name_width else n[:name_width - 1] + "…",
-                         justify="right", no_wrap=True)
+            t.add_column(
+                n if len(n) <= name_width else n[: name_width - 1] + "…",
+                justify="right",
+                no_wrap=True,
+            )
         for g, d in self._rows():
-            t.add_row(self.short_label(g), *[self._value(v) + ("*" if q == g.dealer else " ")
-                                             for q, v in enumerate(d.returns())])
+            t.add_row(
+                self.short_label(g),
+                *[
+                    self._value(v) + ("*" if q == g.dealer else " ")
+                    for q, v in enumerate(d.returns())
+                ],
+            )
         t.add_section()
-        t.add_row(Text("Total", style="bold"),
-                  *[Text(self._value(v) + " ", style="bold") for v in self.match.totals])
+        t.add_row(
+            Text("Total", style="bold"),
+            *[Text(self._value(v) + " ", style="bold") for v in self.match.totals],
+        )
         return t
 
     def key(self) -> Text:
@@ -182,13 +208,15 @@ class DealByDeal:
             t.append(", ".join(f"{n} {self._value(v)}" for n, v in zip(self.names, d.returns())))
             out.append(t)
         total = Text("Total: ", style="bold")
-        total.append(", ".join(f"{n} {self._value(v)}"
-                               for n, v in zip(self.names, self.match.totals)), style="bold")
+        total.append(
+            ", ".join(f"{n} {self._value(v)}" for n, v in zip(self.names, self.match.totals)),
+            style="bold",
+        )
         return out + [total]
 
     def __rich_console__(self, console, options):
         width = options.max_width
-        wide = options.update_width(10_000)         # the natural width, uncut
+        wide = options.update_width(10_000)  # the natural width, uncut
 
         def fits(table: Table) -> bool:
             return Measurement.get(console, wide, table).maximum <= width
@@ -212,9 +240,15 @@ class DealByDeal:
         return Measurement(1, options.max_width)
 
 
-def sheet_html(match: Match, names: list[str], seat: int, *, since: list[int] | None = None,
-               liveries: list[str | None] | None = None,
-               teams: dict[str, int] | None = None) -> str:
+def sheet_html(
+    match: Match,
+    names: list[str],
+    seat: int,
+    *,
+    since: list[int] | None = None,
+    liveries: list[str | None] | None = None,
+    teams: dict[str, int] | None = None,
+) -> str:
     """The match as one printable HTML page (the template ``match_sheet.html.j2``, autoescaped):
     under a match format, one score sheet a player (the player at ``seat`` first, each on a page
     of its own); otherwise the deal-by-deal table.  ``since``: per seat, the game from which its
@@ -226,8 +260,10 @@ def sheet_html(match: Match, names: list[str], seat: int, *, since: list[int] | 
     teams = teams or {}
     rs = match.ruleset
     title = f"Laugh and Lie Down: {rs.title}"
-    head = (f"{rs.title}, {match.players} players, seed {match.seed}; {len(match.deals)} of "
-            f"{len(match.games)} games played; printed {time.strftime('%Y-%m-%d')}")
+    head = (
+        f"{rs.title}, {match.players} players, seed {match.seed}; {len(match.deals)} of "
+        f"{len(match.games)} games played; printed {time.strftime('%Y-%m-%d')}"
+    )
     stakes = rs.has_stakes
 
     def shown(v: int) -> str:
@@ -235,10 +271,26 @@ def sheet_html(match: Match, names: list[str], seat: int, *, since: list[int] | 
 
     sheets = None
     if rs.match_format:
-        sheets = [sheet_layout(round_scores(match, q, since[q]), names[q], head,
-                               livery=liveries[q], team=teams.get(liveries[q] or ""))
-                  for q in [seat] + [q for q in range(match.players) if q != seat]]
-    deals = [(g.label, names[g.dealer], [shown(v) for v in d.returns()])
-             for g, d in zip(match.games, match.deals)]
-    return render("match_sheet.html.j2", title=title, head=head, sheets=sheets, names=names,
-                  deals=deals, totals=[shown(v) for v in match.totals])
+        sheets = [
+            sheet_layout(
+                round_scores(match, q, since[q]),
+                names[q],
+                head,
+                livery=liveries[q],
+                team=teams.get(liveries[q] or ""),
+            )
+            for q in [seat] + [q for q in range(match.players) if q != seat]
+        ]
+    deals = [
+        (g.label, names[g.dealer], [shown(v) for v in d.returns()])
+        for g, d in zip(match.games, match.deals)
+    ]
+    return render(
+        "match_sheet.html.j2",
+        title=title,
+        head=head,
+        sheets=sheets,
+        names=names,
+        deals=deals,
+        totals=[shown(v) for v in match.totals],
+    )

@@ -41,7 +41,7 @@ from tutor.engine.outputs import check_output, not_saved, write_text
 from tutor.engine.sources import default_library
 from tutor.teaching.words import is_quit
 
-if TYPE_CHECKING:       # the game loads only when a deal is played
+if TYPE_CHECKING:  # the game loads only when a deal is played
     from tutor.app.play.game import DealPlayer
     from tutor.teaching.io import LearnerIO
     from tutor.teaching.progress import ProgressStore
@@ -59,13 +59,21 @@ def matches_dir() -> Path:
     return laugh_home() / "matches"
 
 
-def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
-                     deals: int | None = None, seat: int | None = None,
-                     level_name: str | None = None, seed: int | None = None,
-                     pace: float | None = None, resume: str | None = None,
-                     sheet: str | None = None, review_samples: int = REVIEW_SAMPLES_HELP,
-                     io: LearnerIO | None = None,
-                     make_player: MakePlayer | None = None) -> int:
+def play_saved_match(
+    *,
+    ruleset: str | None = None,
+    players: int | None = None,
+    deals: int | None = None,
+    seat: int | None = None,
+    level_name: str | None = None,
+    seed: int | None = None,
+    pace: float | None = None,
+    resume: str | None = None,
+    sheet: str | None = None,
+    review_samples: int = REVIEW_SAMPLES_HELP,
+    io: LearnerIO | None = None,
+    make_player: MakePlayer | None = None,
+) -> int:
     """Start a match, or with ``resume`` play on a saved one (``""``: the last unfinished, or
     with ``sheet`` the last played; else the file ``resume``), and play it to its end or until
     the learner quits; returns the exit status.  The options are ``laugh match``'s, None where
@@ -82,13 +90,22 @@ def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
     if sheet:
         check_output(sheet)
     if resume is not None:
-        given = [name for name, v in (("--ruleset", ruleset), ("--players", players),
-                                      ("--deals", deals), ("--seat", seat),
-                                      ("--level", level_name), ("--seed", seed))
-                 if v is not None]
+        given = [
+            name
+            for name, v in (
+                ("--ruleset", ruleset),
+                ("--players", players),
+                ("--deals", deals),
+                ("--seat", seat),
+                ("--level", level_name),
+                ("--seed", seed),
+            )
+            if v is not None
+        ]
         if given:
-            raise UsageError(f"--resume plays on the saved match as it was set up; leave out "
-                             f"{', '.join(given)}")
+            raise UsageError(
+                f"--resume plays on the saved match as it was set up; leave out {', '.join(given)}"
+            )
         path = Path(resume) if resume else latest_unfinished(finished=bool(sheet))
         held = own_match(path, new=False)
         try:
@@ -104,18 +121,29 @@ def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
         seat = seat if seat is not None else 0
         if not 0 <= seat < players:
             raise UsageError(f"--seat must be from 0 to {players - 1}")
-        seed = seed if seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+        seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
         pace = pace if pace is not None else 1.0
-        match = Match.start(rs, players, seed, deals=deals,
-                            meta={"seat": seat, "level": lv.name, "pace": pace,
-                                  "started_at": time.time()})
+        match = Match.start(
+            rs,
+            players,
+            seed,
+            deals=deals,
+            meta={"seat": seat, "level": lv.name, "pace": pace, "started_at": time.time()},
+        )
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
         held = own_match(path, new=True)
     try:
-        _, io, store = session_io(None, True, io)      # (the match keeps its own seed)
-        session = MatchSession(match, path, io=io, store=store, pace=pace,
-                               make_player=make_player, review_samples=review_samples)
+        _, io, store = session_io(None, True, io)  # (the match keeps its own seed)
+        session = MatchSession(
+            match,
+            path,
+            io=io,
+            store=store,
+            pace=pace,
+            make_player=make_player,
+            review_samples=review_samples,
+        )
         try:
             return session.run(sheet=sheet)
         finally:
@@ -135,6 +163,7 @@ def own_match(path: Path, new: bool):
     :class:`~tutor.app.owner.InUse` in one line naming the process playing it already (two
     processes on one match each overwrote the other's deals: issue 41)."""
     from tutor.app.owner import hold
+
     try:
         if new:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -156,19 +185,21 @@ def latest_unfinished(finished: bool = False) -> Path:
             obj = jsonfile.load(f)
             deals = obj.get("deals") if isinstance(obj, dict) else None
             planned = obj.get("deals_planned") if isinstance(obj, dict) else None
-            unfinished = not (isinstance(deals, list) and isinstance(planned, int)
-                              and len(deals) >= planned)
+            unfinished = not (
+                isinstance(deals, list) and isinstance(planned, int) and len(deals) >= planned
+            )
         except DataError:
-            unfinished = True           # a damaged file: load_match will say what is wrong
+            unfinished = True  # a damaged file: load_match will say what is wrong
         try:
             (candidates if unfinished else over).append((f.stat().st_mtime, f.name, f))
-        except OSError:                 # gone since it was listed
+        except OSError:  # gone since it was listed
             continue
     if not candidates and finished and over:
         return max(over)[2]
     if not candidates:
-        raise UsageError(f"no unfinished match to resume in {folder}; start one with "
-                         "laugh match --ruleset R")
+        raise UsageError(
+            f"no unfinished match to resume in {folder}; start one with laugh match --ruleset R"
+        )
     return max(candidates)[2]
 
 
@@ -184,18 +215,22 @@ def load_match(path: Path) -> Match:
     try:
         obj = jsonfile.load(path, what="a saved match")
     except DataError as exc:
-        if not path.exists():           # a path mistyped: a usage error
+        if not path.exists():  # a path mistyped: a usage error
             raise UsageError(f"the saved match {exc}") from None
         reason = getattr(exc, "reason", str(exc))
-        said = reason if reason.startswith(("not a saved match", "cannot be read")) else \
-            f"not a saved match ({reason})"
+        said = (
+            reason
+            if reason.startswith(("not a saved match", "cannot be read"))
+            else f"not a saved match ({reason})"
+        )
         raise LaughError(f"{path}: {said}{START_AFRESH}") from None
     try:
         match = Match.from_json(obj, default_library().rulesets)
         _check_meta(match)
     except RecordError as exc:
-        raise LaughError(f"{path}: the saved match cannot be resumed ({exc}){START_AFRESH}") \
-            from None
+        raise LaughError(
+            f"{path}: the saved match cannot be resumed ({exc}){START_AFRESH}"
+        ) from None
     return match
 
 
@@ -208,16 +243,23 @@ def _check_meta(match: Match) -> None:
     if meta.get("level") not in LEVELS:
         raise RecordError(f"meta.level: must be one of {', '.join(LEVELS)}")
     pace = meta.get("pace", 1.0)
-    if isinstance(pace, bool) or not isinstance(pace, (int, float)) \
-            or not 0 <= pace <= LONGEST_PACE:
+    if (
+        isinstance(pace, bool)
+        or not isinstance(pace, (int, float))
+        or not 0 <= pace <= LONGEST_PACE
+    ):
         raise RecordError(f"meta.pace: must be a number of seconds from 0 to {LONGEST_PACE:g}")
     started = meta.get("started_at", 0)
     if isinstance(started, bool) or not isinstance(started, (int, float)):
         raise RecordError("meta.started_at: must be a time (seconds)")
     sheet = meta.get("sheet")
-    if sheet is not None and not (isinstance(sheet, str) and os.path.isabs(sheet)
-                                  and sheet.lower().endswith(".html") and len(sheet) <= 4096
-                                  and "\0" not in sheet):
+    if sheet is not None and not (
+        isinstance(sheet, str)
+        and os.path.isabs(sheet)
+        and sheet.lower().endswith(".html")
+        and len(sheet) <= 4096
+        and "\0" not in sheet
+    ):
         raise RecordError("meta.sheet: must be the full path of an HTML file (.html)")
 
 
@@ -234,9 +276,17 @@ class MatchSession:
     ``store`` a progress store (the graded moments of each deal are recorded), or None;
     ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
 
-    def __init__(self, match: Match, path: Path, *, io: LearnerIO,
-                 store: ProgressStore | None = None, pace: float = 1.0,
-                 make_player: MakePlayer | None = None, review_samples: int = 0):
+    def __init__(
+        self,
+        match: Match,
+        path: Path,
+        *,
+        io: LearnerIO,
+        store: ProgressStore | None = None,
+        pace: float = 1.0,
+        make_player: MakePlayer | None = None,
+        review_samples: int = 0,
+    ):
         self.match = match
         self.review_samples = review_samples
         self.path = path
@@ -250,9 +300,10 @@ class MatchSession:
         if make_player is None:
             # The game and its screen load only when a deal is played (start-up benchmark).
             from tutor.app.play.game import DealPlayer
+
             make_player = DealPlayer
         self.make_player = make_player
-        self._save_failed: str | bool = False   # why the match could not be saved
+        self._save_failed: str | bool = False  # why the match could not be saved
         self._sheet_failed = False
 
     def run(self, sheet: str | None = None) -> int:
@@ -297,8 +348,11 @@ class MatchSession:
 
     def _heading(self) -> None:
         m, rs = self.match, self.match.ruleset
-        self.io.say(f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
-                    f"{self.level.name} · seed {m.seed}", style="bold")
+        self.io.say(
+            f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
+            f"{self.level.name} · seed {m.seed}",
+            style="bold",
+        )
         self.io.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
         fmt = rs.match_format
         if fmt:
@@ -307,22 +361,26 @@ class MatchSession:
         else:
             self.io.say(f"{len(m.games)} deals.")
         if not self._save_failed:
-            self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts "
-                        "again when you resume).", style="dim")
+            self.io.say(
+                f"Saved after every deal in {self.path} (a deal left unfinished starts "
+                "again when you resume).",
+                style="dim",
+            )
         if self.sheet:
-            self.io.say(f"The score sheet {self.sheet} is rewritten after every deal.",
-                        style="dim")
+            self.io.say(f"The score sheet {self.sheet} is rewritten after every deal.", style="dim")
         if m.deals:
             self.io.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
             self._totals()
         else:
             self._cuts()
             first = self.names[m.first]
-            self.io.say(f"{first} deal{'' if m.first == self.seat else 's'} first; the deal "
-                        "passes left.")
+            self.io.say(
+                f"{first} deal{'' if m.first == self.seat else 's'} first; the deal passes left."
+            )
 
     def _cuts(self) -> None:
         from tutor.puzzles.board import cards_text
+
         rs = self.match.ruleset
         if not self.match.cuts:
             self.io.say("The players choose the first dealer.")
@@ -341,23 +399,33 @@ class MatchSession:
         """Play the next game; False when the learner left it unfinished."""
         from tutor.app.play.session import record_deal, review_with_progress
         from tutor.app.play.sheet import review_renderable, settlement_table
+
         m = self.match
         game = m.next_game
         if game is None:
             raise AssertionError("the match is over: it has no next game")
         deal = m.new_deal()
         k = game.index
-        label = (f"{game.label} ({k + 1} of {len(m.games)})" if game.round is not None
-                 else f"Deal {k + 1} of {len(m.games)}")
+        label = (
+            f"{game.label} ({k + 1} of {len(m.games)})"
+            if game.round is not None
+            else f"Deal {k + 1} of {len(m.games)}"
+        )
         dealer = self.names[game.dealer]
         deals = "deal" if game.dealer == self.seat else "deals"
         player = self.make_player(
-            deal, self.seat, make_opponents(self.level, m.players, self.seat),
+            deal,
+            self.seat,
+            make_opponents(self.level, m.players, self.seat),
             bot_rng=random.Random(f"{m.seed}:bots:{k}"),
             reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
-            io=self.io, names=self.names, pace=self.pace,
+            io=self.io,
+            names=self.names,
+            pace=self.pace,
             title=f"{label} · {m.ruleset.id} · {dealer} {deals}",
-            totals=list(m.totals), claiming=claimants(self.level, m.players, self.seat))
+            totals=list(m.totals),
+            claiming=claimants(self.level, m.players, self.seat),
+        )
         player.run()
         if not deal.is_terminal():
             return False
@@ -369,14 +437,22 @@ class MatchSession:
             self.io.say("The practice game: not scored.", style="dim")
         self.io.show(settlement_table(deal, self.names, self.symbols))
         self.io.say()
-        review = review_with_progress(deal, self.seat, self.names, self.review_samples,
-                                      self.io)
-        self.io.show(review_renderable(player.mistakes, player.sightings, review=review,
-                                       names=self.names, seat=self.seat, symbols=self.symbols,
-                                       set_aside=m.ruleset.game().sets_aside_table_mournival))
+        review = review_with_progress(deal, self.seat, self.names, self.review_samples, self.io)
+        self.io.show(
+            review_renderable(
+                player.mistakes,
+                player.sightings,
+                review=review,
+                names=self.names,
+                seat=self.seat,
+                symbols=self.symbols,
+                set_aside=m.ruleset.game().sets_aside_table_mournival,
+            )
+        )
         if self.store is not None:
-            record_deal(self.store, player, "match", m.ruleset.id, m.seed, k,
-                        timed=self.io.interactive)
+            record_deal(
+                self.store, player, "match", m.ruleset.id, m.seed, k, timed=self.io.interactive
+            )
         self.io.say()
         self._totals()
         return True
@@ -385,9 +461,10 @@ class MatchSession:
         """The running totals; at the end of a round of the match format (after game 5 of
         round 1 under ``inter-livery-2018``), that round's totals first."""
         from tutor.app.play.sheet import totals_table
+
         m = self.match
         stakes = m.ruleset.has_stakes
-        played = m.games[:len(m.deals)]
+        played = m.games[: len(m.deals)]
         last = played[-1] if played else None
         fmt = m.ruleset.match_format
         if last is not None and last.round is not None and fmt and last.number == fmt["games"]:
@@ -395,19 +472,28 @@ class MatchSession:
             scored = [d for g, d in games if not g.practice]
             sums = [sum(d.returns()[q] for d in scored) for q in range(m.players)]
             left_out = len(games) - len(scored)
-            note = (f" ({len(scored)} games scored; the practice game not scored)"
-                    if left_out else f" ({len(scored)} games)")
-            self.io.show(totals_table(self.names, sums, len(scored), stakes,
-                                      title=f"Round {last.round} totals{note}"))
+            note = (
+                f" ({len(scored)} games scored; the practice game not scored)"
+                if left_out
+                else f" ({len(scored)} games)"
+            )
+            self.io.show(
+                totals_table(
+                    self.names, sums, len(scored), stakes, title=f"Round {last.round} totals{note}"
+                )
+            )
             if len(m.games) > len(m.deals):
-                self.io.say(f"Round {last.round} is over; round {last.round + 1} begins.",
-                            style="dim")
+                self.io.say(
+                    f"Round {last.round} is over; round {last.round + 1} begins.", style="dim"
+                )
             self.io.say()
         practice = any(g.practice for g in played)
         self.io.show(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
-        self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; "
-                    + ("saved." if not self._save_failed else
-                       f"not saved ({self._save_failed})."), style="dim")
+        self.io.say(
+            f"{len(m.deals)} of {len(m.games)} deals played; "
+            + ("saved." if not self._save_failed else f"not saved ({self._save_failed})."),
+            style="dim",
+        )
 
     # -- saving and the end ------------------------------------------------------------------
 
@@ -418,9 +504,12 @@ class MatchSession:
             save_match(self.match, self.path)
         except OSError as exc:
             if not self._save_failed:
-                self.io.say(f"The match cannot be saved to {self.path} "
-                            f"({exc.strerror or exc}); playing on, trying again after every "
-                            "deal.", style="yellow")
+                self.io.say(
+                    f"The match cannot be saved to {self.path} "
+                    f"({exc.strerror or exc}); playing on, trying again after every "
+                    "deal.",
+                    style="yellow",
+                )
             self._save_failed = f"{self.path}: {exc.strerror or exc}"
             return
         if self._save_failed:
@@ -436,15 +525,22 @@ class MatchSession:
         m = self.match
         self._write_sheet()
         if self._save_failed:
-            self.io.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
-                        f"be saved ({self._save_failed}).", style="yellow")
+            self.io.say(
+                f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
+                f"be saved ({self._save_failed}).",
+                style="yellow",
+            )
             self._unsaved()
             return
-        self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
-                    "--resume plays on.", style="bold")
+        self.io.say(
+            f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
+            "--resume plays on.",
+            style="bold",
+        )
 
     def _the_end(self) -> None:
         from tutor.app.match_sheet import deals_renderable, sheet_renderable
+
         m = self.match
         self.io.show(deals_renderable(m, self.names))
         self.io.say()
@@ -468,6 +564,7 @@ class MatchSession:
         else (the match ended or stopped) it is said, and a write that fails raises
         :class:`tutor.engine.outputs.CannotWrite` (exit status 1)."""
         from tutor.app.match_sheet import sheet_html
+
         if not self.sheet or (quiet and self._sheet_failed):
             return
         try:

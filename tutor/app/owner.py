@@ -47,8 +47,12 @@ class Held:
     def __enter__(self) -> Held:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.release()
 
 
@@ -77,8 +81,10 @@ def hold(lock_path: Path, what: str) -> Held:
     try:
         lock.acquire()
     except Timeout:
-        raise InUse(f"{what} is in use by another laugh{_holder(pid_path)}: only one process "
-                    "at a time plays on it; stop that one first") from None
+        raise InUse(
+            f"{what} is in use by another laugh{_holder(pid_path)}: only one process "
+            "at a time plays on it; stop that one first"
+        ) from None
     try:
         fd = os.open(pid_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
@@ -86,5 +92,5 @@ def hold(lock_path: Path, what: str) -> Held:
         finally:
             os.close(fd)
     except OSError:
-        pass                    # the lock holds without it: a refusal then names no process
+        pass  # the lock holds without it: a refusal then names no process
     return Held(lock, lock_path, pid_path)

@@ -24,10 +24,11 @@ def export_progress(file: str, name: str | None = None) -> int:
     a file that cannot be written (before the store is read) and LaughError when the progress
     cannot be read."""
     from tutor.teaching.transfer import write_export  # JSON writing: this command only
-    check_output(file)                      # before the store is read
+
+    check_output(file)  # before the store is read
     store = ProgressStore(read_only=True)
     try:
-        if store.notice:        # read-only, a notice means the file could not be read
+        if store.notice:  # read-only, a notice means the file could not be read
             raise LaughError(f"nothing exported: {store.notice}")
         n = write_export(store, file, learner=name or None)
         rating = store.rating(R.OVERALL)
@@ -35,8 +36,10 @@ def export_progress(file: str, name: str | None = None) -> int:
     finally:
         store.close()
     said = f", rating {shown_rating(rating.rating.rating, rating.rating.rd)}" if rating else ""
-    echo(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
-         f"{'s' if lessons != 1 else ''}{said} to {file}")
+    echo(
+        f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
+        f"{'s' if lessons != 1 else ''}{said} to {file}"
+    )
     return 0
 
 
@@ -45,7 +48,8 @@ def import_progress(file: str) -> int:
     added and how the rating moved.  A damaged file changes nothing (DataError, one line);
     LaughError when the progress cannot be saved.  Returns the exit status."""
     from tutor.teaching.transfer import merge_export, read_export
-    export = read_export(file)          # checked whole before the store is opened
+
+    export = read_export(file)  # checked whole before the store is opened
     store = ProgressStore()
     try:
         if store.notice:
@@ -57,14 +61,21 @@ def import_progress(file: str) -> int:
         after = store.rating(R.OVERALL)
     finally:
         store.close()
-    line = (f"Imported {file}: {added} answer{'s' if added != 1 else ''} added, {known} "
-            f"already here; {len(export.lessons)} lesson{'s' if len(export.lessons) != 1 else ''}"
-            " merged")
+    line = (
+        f"Imported {file}: {added} answer{'s' if added != 1 else ''} added, {known} "
+        f"already here; {len(export.lessons)} lesson{'s' if len(export.lessons) != 1 else ''}"
+        " merged"
+    )
     if after is not None:
-        was = (f"{shown_rating(before.rating.rating, before.rating.rd)} -> "
-               if before and added else "")
-        line += (f"; rating {was}{shown_rating(after.rating.rating, after.rating.rd)} "
-                 "(recomputed from every answer)")
+        was = (
+            f"{shown_rating(before.rating.rating, before.rating.rd)} -> "
+            if before and added
+            else ""
+        )
+        line += (
+            f"; rating {was}{shown_rating(after.rating.rating, after.rating.rd)} "
+            "(recomputed from every answer)"
+        )
     echo(line + ".")
     return 0
 
@@ -77,7 +88,8 @@ def class_report(files: list[str], html: str | None = None, csv: str | None = No
     from tutor.app.class_view import report_view
     from tutor.teaching.classreport import build_report, render_csv, render_html
     from tutor.teaching.transfer import read_export
-    for path in (html, csv):      # before the exports are read
+
+    for path in (html, csv):  # before the exports are read
         if path:
             check_output(path)
     exports, bad = [], 0
@@ -91,7 +103,7 @@ def class_report(files: list[str], html: str | None = None, csv: str | None = No
         echo("laugh: no progress export could be read; no report written", stderr=True)
         return 1
     report = build_report(exports)
-    written = []            # the files first: they are there even if the reader of the output goes
+    written = []  # the files first: they are there even if the reader of the output goes
     for path, text, what in ((html, render_html, "HTML"), (csv, render_csv, "CSV")):
         if path:
             write_text(path, text(report))
@@ -102,6 +114,7 @@ def class_report(files: list[str], html: str | None = None, csv: str | None = No
     for line in written:
         out.print(line, highlight=False)
     if bad:
-        out.print(Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).",
-                       style="yellow"))
+        out.print(
+            Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).", style="yellow")
+        )
     return 1 if bad else 0

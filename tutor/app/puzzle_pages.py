@@ -24,13 +24,27 @@ from tutor.engine.outputs import check_output
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.teaching.progress import ProgressStore
 
-if TYPE_CHECKING:                       # the puzzles' model loads only when a puzzle is made
+if TYPE_CHECKING:  # the puzzles' model loads only when a puzzle is made
     from tutor.puzzles.export import PuzzleSet
     from tutor.puzzles.model import Puzzle
 
-__all__ = ["EXPORT_COUNT", "EXPORT_SEED", "PROMPT", "KindRow", "KindsAndSets", "ThemeRow",
-           "export_puzzles", "kinds_and_sets", "kinds_view", "make_puzzle", "pose_one",
-           "show_kinds", "show_themes", "themes_data", "themes_view"]
+__all__ = [
+    "EXPORT_COUNT",
+    "EXPORT_SEED",
+    "PROMPT",
+    "KindRow",
+    "KindsAndSets",
+    "ThemeRow",
+    "export_puzzles",
+    "kinds_and_sets",
+    "kinds_view",
+    "make_puzzle",
+    "pose_one",
+    "show_kinds",
+    "show_themes",
+    "themes_data",
+    "themes_view",
+]
 
 #: The answer prompt of ``laugh puzzle``.
 PROMPT = "Your answer (hint, answer, quit): "
@@ -63,10 +77,17 @@ class KindsAndSets(TypedDict):
     sets: dict[str, PuzzleSet]
 
 
-def make_puzzle(*, puzzle_id: str | None = None, kind: str | None = None,
-                theme: str | None = None, ruleset: str | None = None,
-                players: int | None = None, difficulty: int | None = None,
-                seed: int | None = None, store: ProgressStore | None = None) -> Puzzle:
+def make_puzzle(
+    *,
+    puzzle_id: str | None = None,
+    kind: str | None = None,
+    theme: str | None = None,
+    ruleset: str | None = None,
+    players: int | None = None,
+    difficulty: int | None = None,
+    seed: int | None = None,
+    store: ProgressStore | None = None,
+) -> Puzzle:
     """The puzzle asked for: ``puzzle_id`` exactly (nothing else may be given), or one of
     ``kind`` (or, with ``theme``, of a kind that carries it; else any kind) under ``ruleset``
     and ``players`` at ``seed`` (random without one).  Without ``difficulty`` or ``seed`` and
@@ -74,11 +95,20 @@ def make_puzzle(*, puzzle_id: str | None = None, kind: str | None = None,
     Raises :class:`~tutor.engine.errors.UsageError` (one line) for options that do not go
     together, an unknown theme or a kind without it."""
     from tutor.puzzles.generators import check_kind  # this command only (start-up time)
+
     if puzzle_id:
-        extra = [name for name, v in (("KIND", kind), ("--ruleset", ruleset),
-                                      ("--players", players), ("--difficulty", difficulty),
-                                      ("--seed", seed), ("--theme", theme))
-                 if v is not None]
+        extra = [
+            name
+            for name, v in (
+                ("KIND", kind),
+                ("--ruleset", ruleset),
+                ("--players", players),
+                ("--difficulty", difficulty),
+                ("--seed", seed),
+                ("--theme", theme),
+            )
+            if v is not None
+        ]
         if extra:
             raise UsageError(f"--id names one puzzle exactly; leave out {', '.join(extra)}")
         return puzzles.from_id(puzzle_id)
@@ -88,8 +118,10 @@ def make_puzzle(*, puzzle_id: str | None = None, kind: str | None = None,
         carrying = kinds_with(theme)
         if kind is not None and kind not in carrying:
             check_kind(kind)
-            raise UsageError(f"{kind} puzzles have no theme {theme} ({label(theme)}); kinds "
-                             f"with it: {', '.join(carrying)}")
+            raise UsageError(
+                f"{kind} puzzles have no theme {theme} ({label(theme)}); kinds "
+                f"with it: {', '.join(carrying)}"
+            )
         if kind is None:
             kind = rng.choice(carrying)
     if kind is None:
@@ -108,6 +140,7 @@ def pose_one(**asked: object) -> int:
     puzzle already tried).  A progress store that cannot be opened is said in one line and
     the puzzle is posed unrecorded."""
     from tutor.teaching.loop import PuzzleQuestion, ask  # this command only
+
     io = make_io()
     store = _open_store(io.console)
     try:
@@ -134,9 +167,16 @@ def _open_store(out) -> ProgressStore | None:
     return store
 
 
-def export_puzzles(*, out: str, set_name: str | None = None, kind: str | None = None,
-                   count: int | None = None, seed: int | None = None,
-                   ruleset: str | None = None, players: int | None = None) -> int:
+def export_puzzles(
+    *,
+    out: str,
+    set_name: str | None = None,
+    kind: str | None = None,
+    count: int | None = None,
+    seed: int | None = None,
+    ruleset: str | None = None,
+    players: int | None = None,
+) -> int:
     """Write puzzles as JSON Lines to ``out`` (``-``: standard output): every puzzle of the
     curated set ``set_name``, or ``count`` puzzles of ``kind`` from ``seed`` on.  Returns the
     exit status.  Raises UsageError (exit status 2) for options that do not go together
@@ -145,16 +185,27 @@ def export_puzzles(*, out: str, set_name: str | None = None, kind: str | None = 
     puzzle is made, for an ``out`` file that cannot be written."""
     from tutor.puzzles.export import dumps, export_series, write_puzzles  # this command only
     from tutor.puzzles.generators import check_kind, resolve_choice
+
     if out != "-":
         check_output(out)
     series: Iterator[Puzzle]
     if set_name:
-        given = [name for name, v in (("--kind", kind), ("--count", count), ("--seed", seed),
-                                      ("--ruleset", ruleset), ("--players", players))
-                 if v is not None]
+        given = [
+            name
+            for name, v in (
+                ("--kind", kind),
+                ("--count", count),
+                ("--seed", seed),
+                ("--ruleset", ruleset),
+                ("--players", players),
+            )
+            if v is not None
+        ]
         if given:
-            raise UsageError(f"--set exports the set's puzzles exactly as listed; leave out "
-                             f"{', '.join(given)} (or export with --kind instead of --set)")
+            raise UsageError(
+                f"--set exports the set's puzzles exactly as listed; leave out "
+                f"{', '.join(given)} (or export with --kind instead of --set)"
+            )
         ids = puzzles.curated_set(set_name)["ids"]
         series = (puzzles.from_id(i) for i in ids)
     else:
@@ -163,7 +214,7 @@ def export_puzzles(*, out: str, set_name: str | None = None, kind: str | None = 
         count = EXPORT_COUNT if count is None else count
         seed = EXPORT_SEED if seed is None else seed
         check_kind(kind)
-        resolve_choice(kind, ruleset, players, seed)   # fail fast
+        resolve_choice(kind, ruleset, players, seed)  # fail fast
         series = export_series(kind, count, seed, ruleset, players)
     if out == "-":
         for p in series:
@@ -184,6 +235,7 @@ def show_kinds() -> None:
 def show_themes() -> None:
     """The theme table a screenful at a time (at a terminal), as sources are."""
     from tutor.app.context import make_context  # the screen and its pager: only when shown
+
     ctx = make_context()
     try:
         ctx.page(*themes_view(themes_data()))
@@ -198,16 +250,23 @@ def themes_data() -> list[ThemeRow]:
     for k in puzzles.KINDS:
         for t in puzzles.themes_of(k):
             carried.setdefault(t, []).append(k)
-    return [{"id": t.id, "label": t.label, "group": t.group_label, "kinds": carried[t.id]}
-            for t in theme_table().values() if t.id in carried]
+    return [
+        {"id": t.id, "label": t.label, "group": t.group_label, "kinds": carried[t.id]}
+        for t in theme_table().values()
+        if t.id in carried
+    ]
 
 
 def themes_view(data: list[ThemeRow]) -> list[RenderableType]:
     """:func:`themes_data` as a table a group at a time: plain words, id, kinds (a header
     says so first)."""
-    out: list[RenderableType] = [Text(f"Puzzle themes ({len(data)}): in plain words, the id to "
-                                      "practise it by, the puzzle kinds that carry it",
-                                      style="bold")]
+    out: list[RenderableType] = [
+        Text(
+            f"Puzzle themes ({len(data)}): in plain words, the id to "
+            "practise it by, the puzzle kinds that carry it",
+            style="bold",
+        )
+    ]
     group = None
     table = None
     for row in data:
@@ -218,7 +277,7 @@ def themes_view(data: list[ThemeRow]) -> list[RenderableType]:
             table.add_column(style="bold", overflow="fold")
             table.add_column(style="dim", overflow="fold")
             out += [Text(group, style="bold underline"), table]
-        assert table is not None            # the first row starts a group
+        assert table is not None  # the first row starts a group
         table.add_row(row["label"], row["id"], ", ".join(row["kinds"]))
     out.append(Text("Practise one: laugh puzzle --theme ID", style="dim"))
     return out
@@ -226,10 +285,18 @@ def themes_view(data: list[ThemeRow]) -> list[RenderableType]:
 
 def kinds_and_sets() -> KindsAndSets:
     """The kinds (name, title, summary, rulesets) and the curated sets."""
-    return {"kinds": [{"kind": k, "title": puzzles.definition(k).title,
-                       "summary": puzzles.definition(k).summary,
-                       "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS],
-            "sets": puzzles.curated_sets()}
+    return {
+        "kinds": [
+            {
+                "kind": k,
+                "title": puzzles.definition(k).title,
+                "summary": puzzles.definition(k).summary,
+                "rulesets": puzzles.applicable_rulesets(k),
+            }
+            for k in puzzles.KINDS
+        ],
+        "sets": puzzles.curated_sets(),
+    }
 
 
 def kinds_view(data: KindsAndSets) -> list[Text]:
@@ -246,6 +313,11 @@ def kinds_view(data: KindsAndSets) -> list[Text]:
         line.append(name, style="bold")
         line.append(f": {s['title']} ({len(s['ids'])} puzzles)")
         out.append(line)
-    out.append(Text("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
-                    "--seed S --out FILE.jsonl", style="dim"))
+    out.append(
+        Text(
+            "Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
+            "--seed S --out FILE.jsonl",
+            style="dim",
+        )
+    )
     return out

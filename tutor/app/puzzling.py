@@ -21,15 +21,29 @@ class Quit(Exception):
     """The learner asked to leave (a quit word); progress so far is saved."""
 
 
-def generate(kind: str, ruleset: str | None = None, players: int | None = None,
-             seed: int | None = None, difficulty: int | None = None):
+def generate(
+    kind: str,
+    ruleset: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    difficulty: int | None = None,
+):
     """A puzzle from :func:`tutor.puzzles.generate` (the same one for the same arguments)."""
-    return puzzles.generate(kind, ruleset=ruleset, players=players, seed=seed,
-                            difficulty=difficulty)
+    return puzzles.generate(
+        kind, ruleset=ruleset, players=players, seed=seed, difficulty=difficulty
+    )
 
 
-def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
-         slot: str | None = None, retry: bool = False, taught: str | None = None) -> Outcome:
+def pose(
+    ctx,
+    puzzle,
+    *,
+    heading: str | None = None,
+    lesson: str | None = None,
+    slot: str | None = None,
+    retry: bool = False,
+    taught: str | None = None,
+) -> Outcome:
     """Pose ``puzzle`` to the learner in ``ctx`` (:class:`tutor.app.context.Context`) until it is
     over, under ``heading``: :func:`tutor.teaching.loop.ask` with the progress store, the lesson
     and slot the answer counts for (``retry``: a fresh puzzle after a miss, every try a retry),
@@ -39,5 +53,12 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     ``KeyboardInterrupt`` pass through (a graded try is recorded and, at the end of input,
     explained).  ``taught``: where the point is taught, as this screen says it (None: the
     course's lesson, :func:`tutor.puzzles.render.taught_line`)."""
-    return ask(ctx.io, PuzzleQuestion(puzzle, heading, taught=taught), store=ctx.store,
-               lesson=lesson, slot=slot, retry=retry, pause=True)
+    return ask(
+        ctx.io,
+        PuzzleQuestion(puzzle, heading, taught=taught),
+        store=ctx.store,
+        lesson=lesson,
+        slot=slot,
+        retry=retry,
+        pause=True,
+    )

@@ -59,13 +59,21 @@ def chosen_rulesets(lib: Library, ids: list[str], players: int | None = None) ->
     ids = [r for r in ids if players in lib.rulesets[r].counts]
     if not ids:
         counts = sorted({n for rs in lib.rulesets.values() for n in rs.counts})
-        raise UsageError(f"no ruleset is for {players} players; player counts: "
-                         + ", ".join(map(str, counts)))
+        raise UsageError(
+            f"no ruleset is for {players} players; player counts: " + ", ".join(map(str, counts))
+        )
     return ids
 
 
-def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bool = False,
-               players: int | None = None, width: int = 80) -> list[RenderableType]:
+def rules_view(
+    lib: Library,
+    ids: list[str],
+    *,
+    compare: bool = False,
+    named: bool = False,
+    players: int | None = None,
+    width: int = 80,
+) -> list[RenderableType]:
     """What ``laugh rules`` shows for the rulesets ``ids``, as renderables laid out for
     ``width`` columns: side by side with ``compare``, each in full when ``named`` (the rulesets
     were named on the command line), else the list; ``players`` keeps one player count."""
@@ -116,13 +124,14 @@ def _pad(renderable: RenderableType, pad: tuple[int, int, int, int]) -> Padding:
 
 def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
     q = lib.quotation(ref)
-    t = quoted_text(q.text)                      # its markup rendered, as in lessons
+    t = quoted_text(q.text)  # its markup rendered, as in lessons
     t.append(f"  \u2014 {q.where}", style="dim")
     if q.citation != own_citation:
         t.append(f"; {q.citation}", style="dim")
     if lib.unchecked and ref in lib.unchecked:
-        t.append(" (not checked: the source file gives no text to check it against)",
-                 style="yellow")
+        t.append(
+            " (not checked: the source file gives no text to check it against)", style="yellow"
+        )
     return t
 
 
@@ -151,8 +160,11 @@ def list_view(lib: Library, ids: list[str], width: int = 80) -> list[RenderableT
             t.append(f"  {_counts(rs)} players, from {rs.source}", style="dim")
             out.append(t)
             out.append(_pad(Text(rs.title), (0, 0, 0, 2)))
-    out.append(Text("Show one with: laugh rules RULESET;  side by side: laugh rules --compare",
-                    style="dim"))
+    out.append(
+        Text(
+            "Show one with: laugh rules RULESET;  side by side: laugh rules --compare", style="dim"
+        )
+    )
     return out
 
 
@@ -167,8 +179,9 @@ def _counts(rs: Ruleset) -> str:
 # One ruleset in full
 
 
-def ruleset_view(lib: Library, rid: str, players: int | None = None,
-                 width: int = 80) -> list[RenderableType]:
+def ruleset_view(
+    lib: Library, rid: str, players: int | None = None, width: int = 80
+) -> list[RenderableType]:
     """Ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
     out: list[RenderableType] = []
     rs = lib.ruleset(rid)
@@ -187,9 +200,17 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
     meta.append("\nDefined in: ", style="bold")
     meta.append(display_path(rs.origin))
     out.append(_pad(meta, (0, 0, 0, 2)))
-    out.append(_pad(Text("Quotations are from the source above unless another is named. "
-                               + "; ".join(f"{s}: {m}" for s, m in STATUS_MEANINGS.items()) + ".",
-                               style="dim"), (0, 0, 0, 2)))
+    out.append(
+        _pad(
+            Text(
+                "Quotations are from the source above unless another is named. "
+                + "; ".join(f"{s}: {m}" for s, m in STATUS_MEANINGS.items())
+                + ".",
+                style="dim",
+            ),
+            (0, 0, 0, 2),
+        )
+    )
 
     out.append(Text(""))
     out.append(Text("The game", style="bold underline"))
@@ -202,8 +223,9 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
         out += _entries(lib, [p], own)
     if defaults:
         t = Text("Not named in the source file, so the rules model's default: ", style="dim")
-        t.append("; ".join(f"{p.name}: {format_value(p.name, p.value)}" for p in defaults),
-                 style="dim")
+        t.append(
+            "; ".join(f"{p.name}: {format_value(p.name, p.value)}" for p in defaults), style="dim"
+        )
         out.append(_pad(t, (0, 0, 0, 2)))
 
     counts = [players] if players is not None else list(rs.player_counts)
@@ -240,16 +262,19 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
     return out
 
 
-def _entries(lib: Library, group: list[Parameter], own: str,
-             shown_notes: set[str] | None = None) -> list[RenderableType]:
+def _entries(
+    lib: Library, group: list[Parameter], own: str, shown_notes: set[str] | None = None
+) -> list[RenderableType]:
     out: list[RenderableType] = []
     p0 = group[0]
     line = Text()
     for i, p in enumerate(group):
         if i:
             line.append(", ")
-        line.append(LABELS.get(p.name, p.name) if p.players is not None else p.name,
-                    style="bold" if p.players is None else "")
+        line.append(
+            LABELS.get(p.name, p.name) if p.players is not None else p.name,
+            style="bold" if p.players is None else "",
+        )
         line.append(" " if p.players is not None else ": ")
         line.append(format_value(p.name, p.value), style="bold cyan")
         if p.has_source_value:
@@ -289,22 +314,28 @@ _COUNT_COLUMNS = tuple((g.label, g.parameters) for g in COUNT_GROUPS)
 
 def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> list[RenderableType]:
     out: list[RenderableType] = []
-    legend = Text("ante is dealer/others; ~ read, * chosen, unmarked stated; – no stakes",
-                  style="dim")
+    legend = Text(
+        "ante is dealer/others; ~ read, * chosen, unmarked stated; – no stakes", style="dim"
+    )
     if width >= 50:
         table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
         table.add_column("players", justify="right")
         for label, _ in _COUNT_COLUMNS:
             table.add_column(label, justify="right")
         for n in counts:
-            table.add_row(str(n), *(_count_cell(lib, rs.id, names, n)
-                                    for _, names in _COUNT_COLUMNS))
+            table.add_row(
+                str(n), *(_count_cell(lib, rs.id, names, n) for _, names in _COUNT_COLUMNS)
+            )
         out.append(_pad(table, (0, 0, 0, 2)))
     else:  # narrow: one line a player count
         for n in counts:
             t = Text(f"{n} players: ", style="bold")
-            t.append(", ".join(f"{label} {_count_cell(lib, rs.id, names, n)}"
-                               for label, names in _COUNT_COLUMNS))
+            t.append(
+                ", ".join(
+                    f"{label} {_count_cell(lib, rs.id, names, n)}"
+                    for label, names in _COUNT_COLUMNS
+                )
+            )
             out.append(_pad(t, (0, 0, 0, 2)))
     out.append(_pad(legend, (0, 0, 0, 2)))
     return out
@@ -313,22 +344,28 @@ def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> li
 # --------------------------------------------------------------------------------------------
 # Side by side
 
-def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> list[tuple[str, tuple[str, ...], int | None]]:
+
+def compare_rows(
+    lib: Library, ids: list[str], players: int | None = None
+) -> list[tuple[str, tuple[str, ...], int | None]]:
     """The rows of the comparison table: ``(label, parameter names, player count or None)``.
 
     Whole-game parameters first, then for each player count any of ``ids`` covers (or just
     ``players``): the deal (hand/table), the antes (dealer/others), the bonus and the breakeven.
     """
     rows: list[tuple[str, tuple[str, ...], int | None]] = [
-        (LABELS[name], (name,), None) for name in RULESET_PARAMETERS
-        if not all(lib.parameter(r, name).implicit for r in ids)]
+        (LABELS[name], (name,), None)
+        for name in RULESET_PARAMETERS
+        if not all(lib.parameter(r, name).implicit for r in ids)
+    ]
     counts = sorted({n for r in ids for n in lib.ruleset(r).counts})
     if players is not None:
         counts = [players]
     for n in counts:
         rows.append((f"{n}p deal", count_section("deal"), n))
-        rows += [(f"{n}p {g.label}", g.parameters, n) for g in COUNT_GROUPS
-                 if g.section == "stakes"]
+        rows += [
+            (f"{n}p {g.label}", g.parameters, n) for g in COUNT_GROUPS if g.section == "stakes"
+        ]
     return rows
 
 
@@ -351,8 +388,9 @@ def _majority(values: list[str]) -> str:
     return next(v for v in values if counts[v] == best)
 
 
-def compare_view(lib: Library, ids: list[str], players: int | None = None,
-                 width: int = 80) -> list[RenderableType]:
+def compare_view(
+    lib: Library, ids: list[str], players: int | None = None, width: int = 80
+) -> list[RenderableType]:
     """The rulesets ``ids`` side by side, as many per table as ``width`` columns allow.
 
     Rows where the rulesets differ are marked ``≠`` and the cells that differ from the most
@@ -380,14 +418,20 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
     n_tables = -(-len(ids) // per_table)
     per_table = -(-len(ids) // n_tables)  # spread evenly: 4 + 3 rather than 5 + 2
     for start in range(0, len(ids), per_table):
-        chunk = ids[start:start + per_table]
-        table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False,
-                      collapse_padding=True)
+        chunk = ids[start : start + per_table]
+        table = Table(
+            box=box.SIMPLE_HEAD,
+            safe_box=True,
+            pad_edge=False,
+            show_edge=False,
+            collapse_padding=True,
+        )
         table.add_column("", width=1, no_wrap=True)
         table.add_column("", max_width=label_w, overflow="fold")
         for rid in chunk:
-            table.add_column(_wrap_id(rid, col_w), max_width=col_w, overflow="fold",
-                             header_style="bold")
+            table.add_column(
+                _wrap_id(rid, col_w), max_width=col_w, overflow="fold", header_style="bold"
+            )
         prev_n: int | None = None
         for i, (label, _, n) in enumerate(rows):
             if all(cells[rid][i] is None for rid in chunk):
@@ -395,8 +439,10 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
             if n != prev_n:
                 table.add_section()
                 prev_n = n
-            row = [Text("≠" if differs[i] else "", style="bold"),
-                   Text(label, style="bold" if differs[i] else "")]
+            row = [
+                Text("≠" if differs[i] else "", style="bold"),
+                Text(label, style="bold" if differs[i] else ""),
+            ]
             for rid in chunk:
                 c = cells[rid][i]
                 if c is None:
@@ -412,18 +458,27 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
         out.append(table)
     legend = Text()
     legend.append("Status: ", style="bold")
-    legend.append("unmarked stated (the source says it); ~ read (a close reading of its words); "
-                  "* chosen (the source is silent or contradicts itself: the tutor's choice).\n")
+    legend.append(
+        "unmarked stated (the source says it); ~ read (a close reading of its words); "
+        "* chosen (the source is silent or contradicts itself: the tutor's choice).\n"
+    )
     legend.append("≠ ", style="bold")
-    legend.append("the rulesets differ on this row; values unlike the most common one are "
-                  "highlighted. · the ruleset is not for that many players; – no stakes.\n")
+    legend.append(
+        "the rulesets differ on this row; values unlike the most common one are "
+        "highlighted. · the ruleset is not for that many players; – no stakes.\n"
+    )
     legend.append("Captures: ", style="bold")
     legend.append("1:1 one for one, 1:3 one for three, 2:2 pair for pair, 3:1 prial for one.\n")
     legend.append("Oversights: ", style="bold")
-    legend.append("TM overlooked table mournival, SP split prial, DP laid-down dead pair, "
-                  "LP laid-down prial, LM laid-down mournival.\n")
-    legend.append("Deal is hand/table cards; ante is dealer/others; bonus and breakeven as in "
-                  "the sources (breakeven in cards). Details: laugh rules RULESET.", style="dim")
+    legend.append(
+        "TM overlooked table mournival, SP split prial, DP laid-down dead pair, "
+        "LP laid-down prial, LM laid-down mournival.\n"
+    )
+    legend.append(
+        "Deal is hand/table cards; ante is dealer/others; bonus and breakeven as in "
+        "the sources (breakeven in cards). Details: laugh rules RULESET.",
+        style="dim",
+    )
     out.append(legend)
     return out
 
@@ -449,9 +504,15 @@ def _wrap_id(rid: str, width: int) -> str:
 
 def _param_json(lib: Library, p: Parameter) -> dict[str, object]:
     value = list(p.value) if isinstance(p.value, tuple) else p.value
-    out: dict[str, Any] = {"value": value, "status": p.status, "note": p.note, "quotes": [
-        {"ref": q.ref, "text": q.text, "where": q.where, "citation": q.citation}
-        for q in lib.quotations_of(p.quotes)]}
+    out: dict[str, Any] = {
+        "value": value,
+        "status": p.status,
+        "note": p.note,
+        "quotes": [
+            {"ref": q.ref, "text": q.text, "where": q.where, "citation": q.citation}
+            for q in lib.quotations_of(p.quotes)
+        ],
+    }
     if p.has_source_value:
         sv = p.source_value
         out["source_value"] = list(sv) if isinstance(sv, tuple) else sv
@@ -472,12 +533,24 @@ def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str
         "summary": rs.summary,
         "origin": rs.origin,
         "player_counts": list(rs.player_counts),
-        "parameters": {name: _param_json(lib, lib.parameter(rid, name))
-                       for name in RULESET_PARAMETERS},
-        "counts": {str(n): {name: _param_json(lib, lib.parameter(rid, name, n))
-                            for name in COUNT_PARAMETERS} for n in counts},
-        "problems": [{"id": p["id"], "source": p["source"], "summary": p["summary"],
-                      "quotes": list(p["quotes"])} for p in rs.problems],
+        "parameters": {
+            name: _param_json(lib, lib.parameter(rid, name)) for name in RULESET_PARAMETERS
+        },
+        "counts": {
+            str(n): {
+                name: _param_json(lib, lib.parameter(rid, name, n)) for name in COUNT_PARAMETERS
+            }
+            for n in counts
+        },
+        "problems": [
+            {
+                "id": p["id"],
+                "source": p["source"],
+                "summary": p["summary"],
+                "quotes": list(p["quotes"]),
+            }
+            for p in rs.problems
+        ],
     }
 
 
@@ -491,8 +564,11 @@ def compare_json(lib: Library, ids: list[str], players: int | None = None) -> di
         if all(p.implicit for p in ps.values()):
             continue
         rows.append(_json_row(name, None, ps))
-    counts = [players] if players is not None else sorted(
-        {n for r in ids for n in lib.rulesets[r].counts})
+    counts = (
+        [players]
+        if players is not None
+        else sorted({n for r in ids for n in lib.rulesets[r].counts})
+    )
     for n in counts:
         for name in COUNT_PARAMETERS:
             ps = {rid: lib.parameter(rid, name, n) for rid in ids if n in lib.rulesets[rid].counts}
@@ -504,21 +580,33 @@ def parameters_json() -> dict[str, object]:
     """Every ruleset parameter of the parameter table as a JSON-ready dict."""
     out = []
     for name, spec in PARAMETERS.items():
-        out.append({"name": name, "scope": spec.scope, "kind": spec.kind, "label": spec.label,
-                    "meaning": spec.meaning, "values": list(spec.values),
-                    "nullable": spec.nullable, "required": spec.required,
-                    "default": list(spec.default) if isinstance(spec.default, tuple)
-                    else spec.default,
-                    "value_words": {str(k): v for k, v in spec.words.items()}})
+        out.append(
+            {
+                "name": name,
+                "scope": spec.scope,
+                "kind": spec.kind,
+                "label": spec.label,
+                "meaning": spec.meaning,
+                "values": list(spec.values),
+                "nullable": spec.nullable,
+                "required": spec.required,
+                "default": list(spec.default) if isinstance(spec.default, tuple) else spec.default,
+                "value_words": {str(k): v for k, v in spec.words.items()},
+            }
+        )
     return {"parameters": out}
 
 
 def parameters_view() -> list[RenderableType]:
     """Every ruleset parameter: its values and what it means (the parameter table)."""
     out: list[RenderableType] = []
-    out.append(Text("The ruleset parameters (RULES.md 3): each has a value, a status "
-                       "(stated, read or chosen), quotations and a note in a source file.",
-                       style="dim"))
+    out.append(
+        Text(
+            "The ruleset parameters (RULES.md 3): each has a value, a status "
+            "(stated, read or chosen), quotations and a note in a source file.",
+            style="dim",
+        )
+    )
     for scope, title in (("ruleset", "The game"), ("count", "Per number of players")):
         out.append(Text(""))
         out.append(Text(title, style="bold underline"))
@@ -544,23 +632,48 @@ def parameters_view() -> list[RenderableType]:
             elif spec.kind == "bool":
                 out.append(_pad(Text("true or false", style="dim"), (0, 0, 0, 6)))
             elif spec.kind == "payment":
-                out.append(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
-                                        "to: pot}", style="dim"), (0, 0, 0, 6)))
+                out.append(
+                    _pad(
+                        Text(
+                            "null, or {stakes: N, to: each_in_play} or {stakes: N, to: pot}",
+                            style="dim",
+                        ),
+                        (0, 0, 0, 6),
+                    )
+                )
             elif spec.kind == "match":
-                out.append(_pad(Text("null, or {rounds: R, games: G, practice: P}",
-                                     style="dim"), (0, 0, 0, 6)))
+                out.append(
+                    _pad(
+                        Text("null, or {rounds: R, games: G, practice: P}", style="dim"),
+                        (0, 0, 0, 6),
+                    )
+                )
             else:
-                out.append(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
-                                        style="dim"), (0, 0, 0, 6)))
+                out.append(
+                    _pad(
+                        Text("a whole number" + (" or null" if spec.nullable else ""), style="dim"),
+                        (0, 0, 0, 6),
+                    )
+                )
             if not spec.required:
-                out.append(_pad(Text(f"optional; default {format_value(name, spec.default)}",
-                                        style="dim"), (0, 0, 0, 6)))
+                out.append(
+                    _pad(
+                        Text(f"optional; default {format_value(name, spec.default)}", style="dim"),
+                        (0, 0, 0, 6),
+                    )
+                )
     return out
 
 
 def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, object]:
-    values = {rid: (list(p.value) if isinstance(p.value, tuple) else p.value)
-              for rid, p in ps.items()}
+    values = {
+        rid: (list(p.value) if isinstance(p.value, tuple) else p.value) for rid, p in ps.items()
+    }
     distinct = {json.dumps(v) for v in values.values()}
-    return {"parameter": name, "players": n, "differs": len(distinct) > 1, "values": values,
-            "statuses": {rid: p.status for rid, p in ps.items()}}
+    return {
+        "parameter": name,
+        "players": n,
+        "differs": len(distinct) > 1,
+        "values": values,
+        "statuses": {rid: p.status for rid, p in ps.items()},
+    }

@@ -60,10 +60,18 @@ class LessonRunner:
     :func:`tutor.teaching.tracks.taught_in_track`; None: the course's lesson).
     """
 
-    def __init__(self, ctx: Context, lesson: Lesson, seed: int | None = None,
-                 restart: bool = False, *,
-                 ruleset: str | None = None, notes: tuple[str, ...] = (),
-                 resume: str | None = None, taught=None):
+    def __init__(
+        self,
+        ctx: Context,
+        lesson: Lesson,
+        seed: int | None = None,
+        restart: bool = False,
+        *,
+        ruleset: str | None = None,
+        notes: tuple[str, ...] = (),
+        resume: str | None = None,
+        taught=None,
+    ):
         self.ctx = ctx
         self.taught = taught
         self.lesson = lesson
@@ -100,9 +108,12 @@ class LessonRunner:
         if slot not in self._puzzles:
             d = block.puzzle()
             self._puzzles[slot] = generate(
-                d["kind"], ruleset=d["ruleset"], players=d["players"],
+                d["kind"],
+                ruleset=d["ruleset"],
+                players=d["players"],
                 seed=puzzle_seed(self.state.seed, self.lesson.id, block.index, n),
-                difficulty=d["difficulty"])
+                difficulty=d["difficulty"],
+            )
         return self._puzzles[slot]
 
     def fresh_puzzle(self, block: Block, n: int) -> Puzzle:
@@ -110,8 +121,9 @@ class LessonRunner:
         kind and theme (the block's, so the same objective), within what the lesson has taught
         (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same
         attempt (seed) gives the same fresh puzzle.  Raises GenerationError when none is found."""
-        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
-                       theme=block.puzzle()["theme"])
+        return another(
+            self.puzzle(block, n), 1, lesson=self.lesson.path.stem, theme=block.puzzle()["theme"]
+        )
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -121,8 +133,12 @@ class LessonRunner:
         ctx, lesson = self.ctx, self.lesson
         store = ctx.store
         state = store.lesson_state(lesson.id)
-        fresh = (state is None or not state.in_progress or self.restart
-                 or (self.seed_arg is not None and state.seed != self.seed_arg))
+        fresh = (
+            state is None
+            or not state.in_progress
+            or self.restart
+            or (self.seed_arg is not None and state.seed != self.seed_arg)
+        )
         if fresh or state is None:
             seed = self.seed_arg if self.seed_arg is not None else secrets.randbelow(10**6)
             state = store.start_lesson(lesson.id, seed)
@@ -138,10 +154,13 @@ class LessonRunner:
                 if cmd == "quit":
                     which = f"lesson {lesson.number}" if lesson.number else "the lesson"
                     why = store.unsaved()
-                    said = (f"Saved: you can continue {which} from this page." if not why else
-                            f"Not saved ({why}): this page is not remembered.")
+                    said = (
+                        f"Saved: you can continue {which} from this page."
+                        if not why
+                        else f"Not saved ({why}): this page is not remembered."
+                    )
                     ctx.say(said, style="dim")
-                    ctx.result = said           # kept in view by the home screen's redraw
+                    ctx.result = said  # kept in view by the home screen's redraw
                     return "quit"
                 if cmd == "back":
                     page = max(0, page - 1)
@@ -152,8 +171,12 @@ class LessonRunner:
             self.finish()
         except Quit:
             why = store.unsaved()
-            ctx.say("Saved: you can continue from this page later." if not why else
-                    f"Not saved ({why}): this page is not remembered.", style="dim")
+            ctx.say(
+                "Saved: you can continue from this page later."
+                if not why
+                else f"Not saved ({why}): this page is not remembered.",
+                style="dim",
+            )
             return "quit"
         except (EOFError, KeyboardInterrupt):
             ctx.say()
@@ -169,14 +192,19 @@ class LessonRunner:
         which = f"lesson {lesson.number}" if lesson.number else lesson.title
         done = len(self.answered())
         total = lesson.puzzle_count
-        again = self.resume or \
-            f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
+        again = (
+            self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
+        )
         why = self.ctx.store.unsaved()
         if why:
-            return (f"Not saved ({why}): {which} at page {page + 1} of {len(lesson.pages)}, "
-                    f"{done} of {total} puzzle{'s' if total != 1 else ''} answered.")
-        return (f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
-                f"puzzle{'s' if total != 1 else ''} answered; continue with {again}.")
+            return (
+                f"Not saved ({why}): {which} at page {page + 1} of {len(lesson.pages)}, "
+                f"{done} of {total} puzzle{'s' if total != 1 else ''} answered."
+            )
+        return (
+            f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
+            f"puzzle{'s' if total != 1 else ''} answered; continue with {again}."
+        )
 
     def answered(self) -> dict[str, bool]:
         """Slot -> right at the first try, for the puzzles of this attempt answered so far, as
@@ -191,9 +219,14 @@ class LessonRunner:
         above the first page)."""
         ctx, lesson = self.ctx, self.lesson
         title = f"Lesson {lesson.number}: {lesson.title}" if lesson.number else lesson.title
-        out: list[RenderableType] = [Text(title, style="bold"),
-                     Text(f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
-                          f"{lesson.puzzle_count} puzzles; seed {self.state.seed}.", style="dim")]
+        out: list[RenderableType] = [
+            Text(title, style="bold"),
+            Text(
+                f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
+                f"{lesson.puzzle_count} puzzles; seed {self.state.seed}.",
+                style="dim",
+            ),
+        ]
         if not resumed:
             out.append(Text("You will learn to:"))
             grid = Table.grid(padding=(0, 1))
@@ -203,17 +236,22 @@ class LessonRunner:
                 grid.add_row(f" {_bullet(ctx)}", Text(o))
             out.append(grid)
         else:
-            out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
-                            style="dim"))
+            out.append(
+                Text(f"Welcome back: continuing at page {self.state.page + 1}.", style="dim")
+            )
         if self.ruleset:
-            rs = ctx.library.rulesets.get(self.ruleset)          # its name, never its id
+            rs = ctx.library.rulesets.get(self.ruleset)  # its name, never its id
             name = rs.name_in_text if rs is not None else self.ruleset
-            out.append(Text(f"Every puzzle and deal here is set under {name}.",
-                            style="bold"))
+            out.append(Text(f"Every puzzle and deal here is set under {name}.", style="bold"))
         for note in self.notes:
             out.append(Text(note, style="dim"))
-        out.append(Text("At the end of a page: Enter (or next), back, quit. At an answer: hint, "
-                        "show, help, quit (or :q). Ctrl-D saves and leaves.", style="dim"))
+        out.append(
+            Text(
+                "At the end of a page: Enter (or next), back, quit. At an answer: hint, "
+                "show, help, quit (or :q). Ctrl-D saves and leaves.",
+                style="dim",
+            )
+        )
         return out
 
     def show_page(self, page: int) -> None:
@@ -224,8 +262,10 @@ class LessonRunner:
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title
         pending: list[RenderableType] = list(self._intro)
         self._intro = []
-        pending += [Text(""), TitledRule(f"{title} · page {page + 1} of {len(lesson.pages)}",
-                                         style="dim")]
+        pending += [
+            Text(""),
+            TitledRule(f"{title} · page {page + 1} of {len(lesson.pages)}", style="dim"),
+        ]
         for item in lesson.pages[page]:
             if isinstance(item, Segment):
                 pending += [render_markdown(item.text, ctx.symbols, _bullet(ctx)), Text("")]
@@ -250,18 +290,27 @@ class LessonRunner:
             answered = self.state.answered.get(slot)
             if answered is not None:
                 mark = ctx.glyphs.right if answered else ctx.glyphs.wrong
-                ctx.say(f"{heading}: answered ({mark} {'right' if answered else 'missed'}).",
-                        style="dim")
+                ctx.say(
+                    f"{heading}: answered ({mark} {'right' if answered else 'missed'}).",
+                    style="dim",
+                )
                 continue
             try:
                 puzzle = self.puzzle(block, n)
-            except LaughError as exc:       # a puzzle that cannot be set is skipped, not fatal
-                ctx.say(f"{heading}: this puzzle could not be set ({exc}); skipped.",
-                        style="yellow")
+            except LaughError as exc:  # a puzzle that cannot be set is skipped, not fatal
+                ctx.say(
+                    f"{heading}: this puzzle could not be set ({exc}); skipped.", style="yellow"
+                )
                 continue
-            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot,
-                           taught=self.taught(puzzle) if self.taught else None)
-            if outcome.answered:        # as the store keeps it: the first try
+            outcome = pose(
+                ctx,
+                puzzle,
+                heading=heading,
+                lesson=self.lesson.id,
+                slot=slot,
+                taught=self.taught(puzzle) if self.taught else None,
+            )
+            if outcome.answered:  # as the store keeps it: the first try
                 self.state.answered[slot] = outcome.first
             if outcome.left:
                 raise Quit
@@ -272,6 +321,7 @@ class LessonRunner:
         ``quit`` leaves the lesson; Enter alone is asked again), under the run's ruleset where
         one is fixed."""
         from tutor.app.coach import coached_deals  # the game loads only when played
+
         ctx = self.ctx
 
         def check(text: str) -> str | None:
@@ -339,8 +389,11 @@ class LessonRunner:
                         ids.add(self.puzzle(block, n).id)
                     except LaughError:
                         continue
-        right = {a.puzzle_id for a in self.ctx.store.answers(since=self.state.started_at)
-                 if a.lesson == self.lesson.id and a.retry and a.correct and a.puzzle_id in ids}
+        right = {
+            a.puzzle_id
+            for a in self.ctx.store.answers(since=self.state.started_at)
+            if a.lesson == self.lesson.id and a.retry and a.correct and a.puzzle_id in ids
+        }
         return len(right)
 
     def finish(self) -> None:
@@ -353,41 +406,61 @@ class LessonRunner:
         missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]
         if missed:
             second = self.right_at_second_try({f"{b.index}.{n}" for b, n in missed})
-            ctx.say(f"{len(missed)} puzzle{'s' if len(missed) != 1 else ''} not right at the "
-                    "first try" + (f" ({second} of them right at the second)" if second else "")
-                    + ". Try again now, with fresh puzzles of the same kinds?", style="bold")
+            ctx.say(
+                f"{len(missed)} puzzle{'s' if len(missed) != 1 else ''} not right at the "
+                "first try"
+                + (f" ({second} of them right at the second)" if second else "")
+                + ". Try again now, with fresh puzzles of the same kinds?",
+                style="bold",
+            )
             if yes_no(ctx.io, "[yes/no]> "):
                 for i, (b, n) in enumerate(missed, 1):
                     heading = f"Again, {i} of {len(missed)}"
                     try:
                         fresh = self.fresh_puzzle(b, n)
-                    except LaughError as exc:   # none found: skipped, not fatal
-                        ctx.say(f"{heading}: no fresh puzzle of this kind could be set ({exc}); "
-                                "skipped.", style="yellow")
+                    except LaughError as exc:  # none found: skipped, not fatal
+                        ctx.say(
+                            f"{heading}: no fresh puzzle of this kind could be set ({exc}); "
+                            "skipped.",
+                            style="yellow",
+                        )
                         continue
-                    outcome = pose(ctx, fresh, heading=heading, lesson=lesson.id,
-                                   slot=f"{b.index}.{n}", retry=True,
-                                   taught=self.taught(fresh) if self.taught else None)
+                    outcome = pose(
+                        ctx,
+                        fresh,
+                        heading=heading,
+                        lesson=lesson.id,
+                        slot=f"{b.index}.{n}",
+                        retry=True,
+                        taught=self.taught(fresh) if self.taught else None,
+                    )
                     if outcome.left:
                         raise Quit
                     ctx.say()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs
-        said = f"{g.done} Lesson complete: {right} of {total} puzzles right first time." \
-            if total else f"{g.done} Lesson complete."
+        said = (
+            f"{g.done} Lesson complete: {right} of {total} puzzles right first time."
+            if total
+            else f"{g.done} Lesson complete."
+        )
         ctx.say(said, style="bold green")
         which = f"lesson {lesson.number}, {lesson.title}" if lesson.number else lesson.title
         # the score first: the home screen shows it on one line, cut at the end if need be
-        ctx.result = (f"{g.done} {right} of {total} right first time: {which}." if total
-                      else f"{g.done} Done: {which}.")
+        ctx.result = (
+            f"{g.done} {right} of {total} right first time: {which}."
+            if total
+            else f"{g.done} Done: {which}."
+        )
 
 
 def _bullet(ctx: Context) -> str:
     return "•" if ctx.symbols else "-"
 
 
-def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None,
-                restart: bool = False) -> str:
+def take_lesson(
+    ctx: Context, lesson: Lesson, seed: int | None = None, restart: bool = False
+) -> str:
     """Take ``lesson`` in ``ctx`` (see :class:`LessonRunner` for ``seed`` and ``restart``), as
     ``laugh lesson`` and the home screen do; returns ``"completed"`` or ``"quit"``."""
     return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()

@@ -38,8 +38,10 @@ def resolve(ruleset_id: str, players: int | None):
     if players is None:
         players = 5 if 5 in rs.counts else rs.player_counts[0]
     if players not in rs.counts:
-        raise UsageError(f"ruleset {rs.id} does not cover {players} players; choose from "
-                         f"{', '.join(map(str, rs.player_counts))}")
+        raise UsageError(
+            f"ruleset {rs.id} does not cover {players} players; choose from "
+            f"{', '.join(map(str, rs.player_counts))}"
+        )
     return rs, players
 
 
@@ -54,7 +56,7 @@ def session_io(seed: int | None, save: bool, io=None):
     ``(seed, io, store_or_None)``; a notice from the store (a corrupt database moved aside) is
     said.
     """
-    seed = seed if seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
     io = io or make_io()
     store = None
     if save:
@@ -92,15 +94,25 @@ def run_drill(opts: DrillOptions, *, io=None, next_line: bool = True) -> int:
     lib = default_library()
     rs = lib.ruleset(opts.ruleset) if opts.ruleset else None
     if opts.players is not None:
-        counts = rs.player_counts if rs else sorted({n for r in lib.rulesets.values()
-                                                     for n in r.player_counts})
+        counts = (
+            rs.player_counts
+            if rs
+            else sorted({n for r in lib.rulesets.values() for n in r.player_counts})
+        )
         if opts.players not in counts:
             who = f"ruleset {rs.id} does not cover" if rs else "no ruleset covers"
-            raise UsageError(f"{who} {opts.players} players; choose from "
-                             f"{', '.join(map(str, counts))}")
-    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
-    request = DrillRequest(rs, [r for _, r in sorted(lib.rulesets.items())], opts.players, seed,
-                           opts.save, {**kind.defaults(), **opts.settings})
+            raise UsageError(
+                f"{who} {opts.players} players; choose from {', '.join(map(str, counts))}"
+            )
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1, 10**6)
+    request = DrillRequest(
+        rs,
+        [r for _, r in sorted(lib.rulesets.items())],
+        opts.players,
+        seed,
+        opts.save,
+        {**kind.defaults(), **opts.settings},
+    )
     problem = kind.check(request) if kind.check is not None else None
     if problem:
         raise UsageError(problem)
@@ -111,15 +123,29 @@ def run_drill(opts: DrillOptions, *, io=None, next_line: bool = True) -> int:
         if store is not None:
             store.close()
     if next_line:
-        io.say(f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
-               "(what is due today, the next lesson, the drills).", style="dim")
+        io.say(
+            f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
+            "(what is due today, the next lesson, the drills).",
+            style="dim",
+        )
     return 0
 
 
-def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
-               seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
-               pace: float = 1.0, export: str | None = None, save: bool = True,
-               io=None, review_samples: int | None = None, next_line: bool = True) -> int:
+def start_play(
+    ruleset: str = DEFAULT_RULESET,
+    players: int | None = None,
+    *,
+    deals: int = 1,
+    seat: int = 0,
+    level_name: str = DEFAULT_LEVEL,
+    seed: int | None = None,
+    pace: float = 1.0,
+    export: str | None = None,
+    save: bool = True,
+    io=None,
+    review_samples: int | None = None,
+    next_line: bool = True,
+) -> int:
     """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
     covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
     a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
@@ -132,12 +158,13 @@ def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, de
     ``EOFError`` and ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
     # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
     from tutor.app.play.session import PlayOptions, play_match
+
     rs, players = resolve(ruleset, players)
     lv = level(level_name)
     if not 0 <= seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}")
     if export:
-        check_output(export)            # before a deal is played
+        check_output(export)  # before a deal is played
     seed, io, store = session_io(seed, save, io)
     try:
         opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)
@@ -150,6 +177,9 @@ def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, de
     if result.quit:
         io.say(f"Replay this match with --seed {seed}.")
     if next_line:
-        io.say("Next: laugh play for another deal, laugh match for a match kept from one day "
-               "to the next, or laugh for the home screen.", style="dim")
+        io.say(
+            "Next: laugh play for another deal, laugh match for a match kept from one day "
+            "to the next, or laugh for the home screen.",
+            style="dim",
+        )
     return 0

@@ -37,13 +37,27 @@ __all__ = ["players_line", "skill_page", "skill_plan", "study_page", "study_view
 def _progress_bar(err):
     """Rich's progress bar on ``err`` (only on a terminal), its description plain text."""
     from rich.progress import Progress, TextColumn
-    return Progress(TextColumn("{task.description}", style="progress.description", markup=False),
-                    *Progress.get_default_columns()[1:], console=err, transient=True)
+
+    return Progress(
+        TextColumn("{task.description}", style="progress.description", markup=False),
+        *Progress.get_default_columns()[1:],
+        console=err,
+        transient=True,
+    )
 
 
-def study_page(*, ruleset: str, players: int | None, deals: int, seed: int, bots: str,
-               mistakes: float, workers: int, records: str | None,
-               as_json: bool) -> int:
+def study_page(
+    *,
+    ruleset: str,
+    players: int | None,
+    deals: int,
+    seed: int,
+    bots: str,
+    mistakes: float,
+    workers: int,
+    records: str | None,
+    as_json: bool,
+) -> int:
     """Play a study of ``deals`` seeded deals (:func:`tutor.engine.simulate.run_study`) of
     ``ruleset`` for ``players`` between the computer players ``bots`` (comma-separated, one for
     every seat or one a seat), careless at ``mistakes``, and print its summary
@@ -54,12 +68,15 @@ def study_page(*, ruleset: str, players: int | None, deals: int, seed: int, bots
     rs, n = resolve(ruleset, players)
     if records:
         if deals > MAX_RECORDED_DEALS:
-            raise UsageError(f"--records keeps every record until the study ends: at most "
-                             f"{MAX_RECORDED_DEALS:,} deals with it, not {deals:,} (run "
-                             "several seeds to record more)")
-        check_output(records)          # before the deals are played
-    seats = [find_name(b.strip(), BOT_NAMES, "computer player")
-             for b in bots.split(",") if b.strip()]
+            raise UsageError(
+                f"--records keeps every record until the study ends: at most "
+                f"{MAX_RECORDED_DEALS:,} deals with it, not {deals:,} (run "
+                "several seeds to record more)"
+            )
+        check_output(records)  # before the deals are played
+    seats = [
+        find_name(b.strip(), BOT_NAMES, "computer player") for b in bots.split(",") if b.strip()
+    ]
     if not seats:
         raise UsageError(f"--bots names no computer player; choose from {', '.join(BOT_NAMES)}")
     if len(seats) not in (1, n):
@@ -74,8 +91,9 @@ def study_page(*, ruleset: str, players: int | None, deals: int, seed: int, bots
         task = bar.add_task(f"{rs.id}, {n} players", total=deals)
         progress_cb = lambda k: bar.advance(task, k)  # noqa: E731
     try:
-        study, kept = run_study(rs, n, deals, seed, seats, mistakes, workers, bool(records),
-                                progress_cb)
+        study, kept = run_study(
+            rs, n, deals, seed, seats, mistakes, workers, bool(records), progress_cb
+        )
     finally:
         if bar is not None:
             bar.stop()
@@ -94,14 +112,22 @@ def study_page(*, ruleset: str, players: int | None, deals: int, seed: int, bots
     return 0
 
 
-def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: int,
-               bots: list[str], mistakes: float = 0.0) -> list[RenderableType]:
+def study_view(
+    study: Study,
+    ruleset_id: str,
+    players: int,
+    deals: int,
+    seed: int,
+    bots: list[str],
+    mistakes: float = 0.0,
+) -> list[RenderableType]:
     """A study's summary as renderables: per seat the mean result, its 95% interval and how
     often the seat is last in; the dealer's advantage, said once with what it means; the
     computer players, named as here and as the levels of ``laugh play``."""
     unit = "net stakes" if study.unit == "stakes" else "points"
-    t = Table(title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}",
-              title_justify="left")
+    t = Table(
+        title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}", title_justify="left"
+    )
     t.add_column("seat")
     t.add_column(f"mean {unit}", justify="right")
     t.add_column("95% ±", justify="right")
@@ -117,41 +143,58 @@ def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: in
         meaning = "a disadvantage (the whole interval is below 0)"
     else:
         meaning = "not told apart from chance at this many deals (the interval holds 0)"
-    return [t,
-            Text(f"Dealer's advantage over the mean of the others: {a.mean:+.3f} ± {a.ci95:.3f} "
-                 f"{unit} a deal (95% interval): {meaning}."),
-            Text(players_line(bots, mistakes))]
+    return [
+        t,
+        Text(
+            f"Dealer's advantage over the mean of the others: {a.mean:+.3f} ± {a.ci95:.3f} "
+            f"{unit} a deal (95% interval): {meaning}."
+        ),
+        Text(players_line(bots, mistakes)),
+    ]
 
 
 def players_line(bots: list[str], mistakes: float = 0.0) -> str:
     """The computer players in words: their names here (``--bots``) and the level of ``laugh
     play`` that plays each (:data:`tutor.engine.levels.LEVELS`)."""
+
     def level_of(name: str) -> str:
         levels = [lv for lv in LEVELS.values() if lv.bot == name]
         if not levels:
             return "no level of laugh play"
         same = [lv.name for lv in levels if lv.mistakes == mistakes]
-        others = [f"{lv.name} careless at {lv.mistakes:g}" if lv.mistakes else f"{lv.name} without "
-                  "mistakes" for lv in levels if lv.name not in same]
+        others = [
+            f"{lv.name} careless at {lv.mistakes:g}"
+            if lv.mistakes
+            else f"{lv.name} without mistakes"
+            for lv in levels
+            if lv.name not in same
+        ]
         head = f"laugh play's {same[0]} level" if same else "as in laugh play"
         return head + (f"; {', '.join(others)}" if others else "")
+
     kinds = list(dict.fromkeys(bots))
     where = "at every seat" if len(bots) == 1 or len(kinds) == 1 else "by seat"
     care = f", careless at {mistakes:g}" if mistakes else ""
-    return (f"Computer players {where}: " + "; ".join(f"{b} ({level_of(b)})" for b in kinds)
-            + care + ".")
+    return (
+        f"Computer players {where}: "
+        + "; ".join(f"{b} ({level_of(b)})" for b in kinds)
+        + care
+        + "."
+    )
 
 
-def skill_plan(skill: str, players: int | None,
-               opponents: str) -> tuple[list[tuple[Ruleset, int]], list[str]]:
+def skill_plan(
+    skill: str, players: int | None, opponents: str
+) -> tuple[list[tuple[Ruleset, int]], list[str]]:
     """The ``(ruleset, players)`` pairs and the opponents a ``--skill`` run measures.
 
     ``skill`` is ``all`` or comma-separated ruleset ids; ``players`` None takes 5 where a
     ruleset covers five, else its smallest count.  Raises :class:`UsageError` for an unknown
     ruleset or opponent, or a player count a chosen ruleset does not cover."""
     lib = default_library()
-    rids = list(lib.rulesets) if skill == "all" else [r.strip() for r in skill.split(",")
-                                                       if r.strip()]
+    rids = (
+        list(lib.rulesets) if skill == "all" else [r.strip() for r in skill.split(",") if r.strip()]
+    )
     if not rids:
         raise UsageError("--skill names no ruleset")
     pairs = []
@@ -159,18 +202,30 @@ def skill_plan(skill: str, players: int | None,
         rs = lib.ruleset(rid)
         n = players if players is not None else (5 if 5 in rs.counts else rs.player_counts[0])
         if n not in rs.counts:
-            raise UsageError(f"ruleset {rs.id} does not cover {n} players; choose from "
-                             f"{', '.join(map(str, rs.player_counts))}")
+            raise UsageError(
+                f"ruleset {rs.id} does not cover {n} players; choose from "
+                f"{', '.join(map(str, rs.player_counts))}"
+            )
         pairs.append((rs, n))
-    opps = [find_name(o.strip(), SKILL_OPPONENTS, "opponent")
-            for o in opponents.split(",") if o.strip()]
+    opps = [
+        find_name(o.strip(), SKILL_OPPONENTS, "opponent") for o in opponents.split(",") if o.strip()
+    ]
     if not opps:
         raise UsageError(f"--opponents names none; choose from {', '.join(SKILL_OPPONENTS)}")
     return pairs, list(dict.fromkeys(opps))
 
 
-def skill_page(*, skill: str, players: int | None, opponents: str, deals: int, seed: int,
-               samples: int, workers: int, as_json: bool) -> int:
+def skill_page(
+    *,
+    skill: str,
+    players: int | None,
+    opponents: str,
+    deals: int,
+    seed: int,
+    samples: int,
+    workers: int,
+    as_json: bool,
+) -> int:
     """``laugh simulate --skill``: play the paired deals of every ruleset and opponent
     (:func:`tutor.engine.simulate.run_skill`, ``samples`` rollouts a decision) and print the
     table, or JSON (:func:`tutor.engine.simulate.skill_json`, every deal's figures included).
@@ -188,8 +243,7 @@ def skill_page(*, skill: str, players: int | None, opponents: str, deals: int, s
     try:
         for rs, n in pairs:
             for opp in opps:
-                studies.append(run_skill(rs, n, deals, seed, opp, samples,
-                                         workers, progress_cb))
+                studies.append(run_skill(rs, n, deals, seed, opp, samples, workers, progress_cb))
     finally:
         if bar is not None:
             bar.stop()
@@ -197,8 +251,8 @@ def skill_page(*, skill: str, players: int | None, opponents: str, deals: int, s
         echo_json(skill_json(studies, deals, seed, samples, opps))
         return 0
     from tutor.app.blocks import skill_view  # the lessons' view of the same figures
+
     out = make_console()
-    for renderable in skill_view(skill_json(studies, deals, seed, samples,
-                                            opps, per_deal=False)):
+    for renderable in skill_view(skill_json(studies, deals, seed, samples, opps, per_deal=False)):
         out.print(renderable)
     return 0

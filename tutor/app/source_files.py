@@ -17,8 +17,14 @@ from tutor.engine.outputs import check_output, write_text
 from tutor.engine.sources import Library, Record, Source, audit_quotations
 from tutor.engine.template import records_template, source_template
 
-__all__ = ["check_quotations", "record_json", "show_sources", "source_json",
-           "write_records_template", "write_source_template"]
+__all__ = [
+    "check_quotations",
+    "record_json",
+    "show_sources",
+    "source_json",
+    "write_records_template",
+    "write_source_template",
+]
 
 
 def show_sources(lib: Library, source_id: str | None, as_json: bool) -> int:
@@ -38,9 +44,10 @@ def show_sources(lib: Library, source_id: str | None, as_json: bool) -> int:
         return 0
     view = sources_view(lib, source_id)
     from tutor.app.context import make_context  # the screen and its pager: only when shown
+
     ctx = make_context()
     try:
-        ctx.page(*view)         # a screenful at a time at a terminal, as lessons are shown
+        ctx.page(*view)  # a screenful at a time at a terminal, as lessons are shown
     finally:
         ctx.close()
     return 0
@@ -58,8 +65,10 @@ def write_source_template(new_id: str | None, out: str | None) -> int:
     text = source_template(new_id)
     write_text(path, text)
     echo(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
-    echo(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
-          f"{laugh_home() / 'sources'}, read at every start)")
+    echo(
+        f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
+        f"{laugh_home() / 'sources'}, read at every start)"
+    )
     return 0
 
 
@@ -67,7 +76,7 @@ def write_records_template(name: str, out: str | None) -> int:
     """Write a commented file of records (:func:`tutor.engine.template.records_template`) called
     ``NAME.yaml`` into the teacher's folder (``LAUGH_HOME/sources``), or to ``out``; refuse to
     overwrite a file."""
-    text = records_template(name)          # UsageError for a name that is not an id
+    text = records_template(name)  # UsageError for a name that is not an id
     folder = laugh_home() / "sources"
     path = Path(out) if out else folder / f"{name}.yaml"
     if path.exists() and not path.is_dir():
@@ -79,12 +88,19 @@ def write_records_template(name: str, out: str | None) -> int:
             raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
     check_output(path)
     write_text(path, text)
-    echo(f"Wrote {path}: a file of records of the game, with one example of each date form; "
-          "fill it in.")
-    where = "It is read at every start" if not out else \
-        f"Put it in {folder} and it is read at every start"
-    echo(f"{where}: laugh sources shows your records in the timeline, laugh sources check "
-          "checks the file.")
+    echo(
+        f"Wrote {path}: a file of records of the game, with one example of each date form; "
+        "fill it in."
+    )
+    where = (
+        "It is read at every start"
+        if not out
+        else f"Put it in {folder} and it is read at every start"
+    )
+    echo(
+        f"{where}: laugh sources shows your records in the timeline, laugh sources check "
+        "checks the file."
+    )
     return 0
 
 
@@ -99,18 +115,26 @@ def check_quotations(lib: Library, as_json: bool = False) -> int:
     """
     texts = source_texts_dir()
     audit = audit_quotations(lib, texts)
-    own_unchecked = [ref for ref in audit.unchecked_refs
-                     if lib.sources[ref.split(":", 1)[0]].origin == "own"]
+    own_unchecked = [
+        ref for ref in audit.unchecked_refs if lib.sources[ref.split(":", 1)[0]].origin == "own"
+    ]
     refused = list(lib.refused)
     failed = bool(audit.problems or own_unchecked or refused)
     if as_json:
-        echo_json({"texts": str(texts) if texts else None, "quotations": audit.total,
-                   "verified": len(audit.verified), "problems": list(audit.problems),
-                   "refused": refused,
-                   "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
-                  indent=2)
+        echo_json(
+            {
+                "texts": str(texts) if texts else None,
+                "quotations": audit.total,
+                "verified": len(audit.verified),
+                "problems": list(audit.problems),
+                "refused": refused,
+                "unchecked": list(audit.unchecked),
+                "shared": list(audit.shared),
+            },
+            indent=2,
+        )
         return 1 if failed else 0
-    for line in refused:                # a record left out on its own says so itself
+    for line in refused:  # a record left out on its own says so itself
         echo(line if line.endswith("file are kept)") else f"{line} (the file is left out)")
     for line in audit.problems + audit.unchecked + audit.shared:
         echo(line)
@@ -118,23 +142,31 @@ def check_quotations(lib: Library, as_json: bool = False) -> int:
     if failed:
         parts = []
         if refused:
-            parts.append(f"{len(refused)} problem{'s' if len(refused) != 1 else ''} in your "
-                         "own files, which are left out")
+            parts.append(
+                f"{len(refused)} problem{'s' if len(refused) != 1 else ''} in your "
+                "own files, which are left out"
+            )
         if audit.problems:
             parts.append(f"{len(audit.problems)} could not be checked or are not verbatim{where}")
         if own_unchecked:
-            parts.append(f"{len(own_unchecked)} of the project's own have no text to be "
-                         "checked against")
+            parts.append(
+                f"{len(own_unchecked)} of the project's own have no text to be checked against"
+            )
         echo(f"laugh: of {audit.total} quotations, {'; '.join(parts)}", stderr=True)
         return 1
     n = len(audit.verified)
     head = f"all {n}" if n == audit.total else f"{n} of {audit.total}"
-    tail = (f"; {len(audit.unchecked)} cited, not checked (no text)" if audit.unchecked
-            else "")
-    shared = (f"; {len(audit.shared)} stand{'s' if len(audit.shared) == 1 else ''} in more than "
-              "one source text" if audit.shared else "")
-    echo(f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
-         f"(whitespace normalised){tail}{shared}")
+    tail = f"; {len(audit.unchecked)} cited, not checked (no text)" if audit.unchecked else ""
+    shared = (
+        f"; {len(audit.shared)} stand{'s' if len(audit.shared) == 1 else ''} in more than "
+        "one source text"
+        if audit.shared
+        else ""
+    )
+    echo(
+        f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
+        f"(whitespace normalised){tail}{shared}"
+    )
     return 0
 
 
@@ -142,24 +174,56 @@ def record_json(lib: Library, r: Record) -> dict[str, object]:
     """A record as a JSON-ready dict."""
     q = lib.quotation(r.quote) if r.quote else None
     rep = lib.quotation(r.report) if r.report else None
-    return {"id": r.id, "kind": r.kind, "date": r.date.text, "date_form": r.date.form,
-            "earliest": r.date.lo, "latest": r.date.hi, "author": r.author, "title": r.title,
-            "page": r.page, "citation": r.citation_text, "quote": r.quote,
-            "text": q.text if q else None, "given_by": lib.reporter(r),
-            "report": rep.text if rep else None, "note": r.note, "file": r.source}
+    return {
+        "id": r.id,
+        "kind": r.kind,
+        "date": r.date.text,
+        "date_form": r.date.form,
+        "earliest": r.date.lo,
+        "latest": r.date.hi,
+        "author": r.author,
+        "title": r.title,
+        "page": r.page,
+        "citation": r.citation_text,
+        "quote": r.quote,
+        "text": q.text if q else None,
+        "given_by": lib.reporter(r),
+        "report": rep.text if rep else None,
+        "note": r.note,
+        "file": r.source,
+    }
 
 
 def source_json(src: Source) -> dict[str, object]:
     """A source as a JSON-ready dict (citation fields, summary, quotations, problems)."""
     return {
-        "id": src.id, "kind": src.kind, "citation": src.citation_text,
-        "author": src.author, "title": src.title, "in": src.in_, "date": src.date,
-        "published": src.published, "text": src.text, "summary": src.summary,
-        "file": str(src.path), "rulesets": list(src.rulesets),
-        "quotations": [{"id": q.id, "ref": q.ref, "text": q.text, "where": q.where,
-                        "speaker": q.speaker, "in": q.in_, "citation": q.citation}
-                       for q in src.quotations.values()],
+        "id": src.id,
+        "kind": src.kind,
+        "citation": src.citation_text,
+        "author": src.author,
+        "title": src.title,
+        "in": src.in_,
+        "date": src.date,
+        "published": src.published,
+        "text": src.text,
+        "summary": src.summary,
+        "file": str(src.path),
+        "rulesets": list(src.rulesets),
+        "quotations": [
+            {
+                "id": q.id,
+                "ref": q.ref,
+                "text": q.text,
+                "where": q.where,
+                "speaker": q.speaker,
+                "in": q.in_,
+                "citation": q.citation,
+            }
+            for q in src.quotations.values()
+        ],
         "records": [r.id for r in src.records],
-        "problems": [{**p, "quotes": list(p["quotes"]), "rulesets": list(p["rulesets"])}
-                     for p in src.problems],
+        "problems": [
+            {**p, "quotes": list(p["quotes"]), "rulesets": list(p["rulesets"])}
+            for p in src.problems
+        ],
     }

@@ -76,7 +76,7 @@ def source_renderables(src: Source) -> list[RenderableType]:
             if q.in_ and q.in_ != src.text:
                 t.append(f"  [in {q.in_}]", style="dim")
             out.append(_pad(t, 4))
-            body = quoted_text(q.text)                   # its markup rendered, as in lessons
+            body = quoted_text(q.text)  # its markup rendered, as in lessons
             if q.quoting:
                 body.append(f"  (quoting {q.quoting})", style="dim")
             out.append(_pad(body, 6))
@@ -98,6 +98,7 @@ def timeline_renderables(lib: Library) -> list[RenderableType]:
     note ([] when there are none)."""
     from tutor.app.blocks import records_grid
     from tutor.teaching.blockdata import records_view
+
     views = records_view(lib)
     if not views:
         return []

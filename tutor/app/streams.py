@@ -49,14 +49,50 @@ MIN_WIDTH = 20
 #: The codec error handler that writes what an encoding cannot show in ASCII.
 ASCII_FALLBACK = "laugh-ascii"
 
-_ASCII = {      # one character for one wherever a mark may stand in a table or a bar
-    "♣": "C", "♦": "D", "♥": "H", "♠": "S",
-    "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'", "«": '"', "»": '"',
-    "—": "-", "–": "-", "‐": "-", "−": "-", "·": "-", "•": "*", "…": "~", "≠": "!",
-    "✓": "+", "✗": "x", "▸": ">", "▶": ">", "█": "#", "░": ".", "×": "x", "÷": "/",
-    "\u00a0": " ", "ſ": "s",
-    "±": "+/-", "≤": "<=", "≥": ">=", "→": "->", "←": "<-", "½": "1/2", "¼": "1/4", "¾": "3/4",
-    "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss",
+_ASCII = {  # one character for one wherever a mark may stand in a table or a bar
+    "♣": "C",
+    "♦": "D",
+    "♥": "H",
+    "♠": "S",
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "‘": "'",
+    "’": "'",
+    "‚": "'",
+    "«": '"',
+    "»": '"',
+    "—": "-",
+    "–": "-",
+    "‐": "-",
+    "−": "-",
+    "·": "-",
+    "•": "*",
+    "…": "~",
+    "≠": "!",
+    "✓": "+",
+    "✗": "x",
+    "▸": ">",
+    "▶": ">",
+    "█": "#",
+    "░": ".",
+    "×": "x",
+    "÷": "/",
+    "\u00a0": " ",
+    "ſ": "s",
+    "±": "+/-",
+    "≤": "<=",
+    "≥": ">=",
+    "→": "->",
+    "←": "<-",
+    "½": "1/2",
+    "¼": "1/4",
+    "¾": "3/4",
+    "æ": "ae",
+    "Æ": "AE",
+    "œ": "oe",
+    "Œ": "OE",
+    "ß": "ss",
 }
 
 
@@ -72,7 +108,7 @@ def _ascii(ch: str) -> str:
 def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    return "".join(_ascii(ch) for ch in exc.object[exc.start:exc.end]), exc.end
+    return "".join(_ascii(ch) for ch in exc.object[exc.start : exc.end]), exc.end
 
 
 codecs.register_error(ASCII_FALLBACK, _ascii_fallback)
@@ -115,8 +151,9 @@ class _GuardedOutput:
         if isinstance(exc, BrokenPipeError):
             self._failed = BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
         else:
-            self._failed = OutputError("cannot write to standard output: "
-                                       + (exc.strerror or str(exc)).lower())
+            self._failed = OutputError(
+                "cannot write to standard output: " + (exc.strerror or str(exc)).lower()
+            )
         return self._failed
 
     def write(self, text: str) -> int:
@@ -141,7 +178,7 @@ class _GuardedOutput:
     def writable(self) -> bool:
         return True
 
-    def __getattr__(self, name: str):        # encoding, errors, fileno, buffer, ...
+    def __getattr__(self, name: str):  # encoding, errors, fileno, buffer, ...
         return getattr(self._stream, name)
 
 
@@ -172,8 +209,11 @@ class _ClosedOutput:
 
 def _fall_back_to_ascii(stream) -> None:
     """Let ``stream`` write what its encoding cannot show in ASCII instead of failing."""
-    if isinstance(stream, io.TextIOWrapper) and not _is_utf(stream.encoding) \
-            and stream.errors in ("strict", "surrogateescape"):
+    if (
+        isinstance(stream, io.TextIOWrapper)
+        and not _is_utf(stream.encoding)
+        and stream.errors in ("strict", "surrogateescape")
+    ):
         try:
             stream.reconfigure(errors=ASCII_FALLBACK)
         except (ValueError, io.UnsupportedOperation):
@@ -209,11 +249,11 @@ def standard_streams() -> Iterator[None]:
     saved = sys.stdin, sys.stdout, sys.stderr
     try:
         if sys.stdin is None:
-            sys.stdin = open(os.devnull, encoding="utf-8")   # noqa: SIM115 - lives as long as stdin
+            sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as stdin
         else:
             _readable_input(sys.stdin)
         if sys.stderr is None:
-            sys.stderr = open(os.devnull, "w", encoding="utf-8")   # noqa: SIM115
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
         else:
             _fall_back_to_ascii(sys.stderr)
         if sys.stdout is None:
@@ -255,27 +295,66 @@ class Console(_RichConsole):
         self.quiet = True
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
 
-    def print(self, *objects, sep: str = " ", end: str = "\n", style=None, justify=None,
-              overflow=None, no_wrap=None, emoji=None, markup=None, highlight=None,
-              width=None, height=None, crop: bool = True, soft_wrap=None,
-              new_line_start: bool = False) -> None:
+    def print(
+        self,
+        *objects,
+        sep: str = " ",
+        end: str = "\n",
+        style=None,
+        justify=None,
+        overflow=None,
+        no_wrap=None,
+        emoji=None,
+        markup=None,
+        highlight=None,
+        width=None,
+        height=None,
+        crop: bool = True,
+        soft_wrap=None,
+        new_line_start: bool = False,
+    ) -> None:
         """Rich's ``print``, never reading markup or emoji codes (``markup`` and ``emoji`` are
         ignored); text given directly (strings and :class:`~rich.text.Text`, not inside a table
         or panel) is escaped (:func:`~tutor.engine.safetext.printable`) and wrapped at spaces
         only (:func:`whole_word_text`), so a path, code or token is never broken across
         lines."""
-        if (objects and not soft_wrap and not no_wrap and overflow is None and width is None
-                and justify in (None, "default", "left")
-                and all(isinstance(o, (str, Text)) for o in objects)):
-            texts = [self.render_str(o, highlight=highlight) if isinstance(o, str)
-                     else _printable_text(o) if has_controls(o.plain) else o for o in objects]
+        if (
+            objects
+            and not soft_wrap
+            and not no_wrap
+            and overflow is None
+            and width is None
+            and justify in (None, "default", "left")
+            and all(isinstance(o, (str, Text)) for o in objects)
+        ):
+            texts = [
+                self.render_str(o, highlight=highlight)
+                if isinstance(o, str)
+                else _printable_text(o)
+                if has_controls(o.plain)
+                else o
+                for o in objects
+            ]
             joined = Text(sep).join(texts) if len(texts) > 1 else texts[0]
             objects = (whole_word_text(joined, self.width),)
             soft_wrap = True
-        super().print(*objects, sep=sep, end=end, style=style, justify=justify,
-                      overflow=overflow, no_wrap=no_wrap, emoji=False, markup=False,
-                      highlight=highlight, width=width, height=height, crop=crop,
-                      soft_wrap=soft_wrap, new_line_start=new_line_start)
+        super().print(
+            *objects,
+            sep=sep,
+            end=end,
+            style=style,
+            justify=justify,
+            overflow=overflow,
+            no_wrap=no_wrap,
+            emoji=False,
+            markup=False,
+            highlight=highlight,
+            width=width,
+            height=height,
+            crop=crop,
+            soft_wrap=soft_wrap,
+            new_line_start=new_line_start,
+        )
 
     def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - plain text, escaped
         kwargs.update(markup=False, emoji=False)
@@ -283,7 +362,7 @@ class Console(_RichConsole):
 
     def render(self, renderable, options=None):  # noqa: D102 - the output edge of every console
         if isinstance(renderable, Text) and has_controls(renderable.plain):
-            renderable = _printable_text(renderable)      # escaped before it is laid out
+            renderable = _printable_text(renderable)  # escaped before it is laid out
         for segment in super().render(renderable, options):
             if segment.control is None and has_controls(segment.text):
                 yield Segment(printable(segment.text), segment.style)
@@ -293,8 +372,9 @@ class Console(_RichConsole):
 
 def _printable_text(text: Text) -> Text:
     """``text`` with its control characters escaped (:func:`printable`), its styles kept."""
-    cuts = sorted({i for span in text.spans for i in (span.start, span.end)
-                   if 0 < i < len(text.plain)})
+    cuts = sorted(
+        {i for span in text.spans for i in (span.start, span.end) if 0 < i < len(text.plain)}
+    )
     out = text.copy()
     out.plain = ""
     out.spans = []
@@ -371,8 +451,9 @@ def console_width() -> int | None:
     return 80
 
 
-def make_console(stderr: bool = False, width: int | None = None, *, file=None,
-                 plain: bool = False) -> Console:
+def make_console(
+    stderr: bool = False, width: int | None = None, *, file=None, plain: bool = False
+) -> Console:
     """A :class:`Console` for output (standard output, standard error with ``stderr``, or
     ``file``): colour off under ``NO_COLOR`` or when not a terminal, a usable width (see
     :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is.
@@ -381,10 +462,22 @@ def make_console(stderr: bool = False, width: int | None = None, *, file=None,
     if file is None and not stderr and not is_terminal(sys.stdout):
         file = RStripWriter(sys.stdout)
     if plain:
-        return Console(file=file, stderr=stderr, highlight=False, width=width, no_color=True,
-                       color_system=None, force_terminal=False)
-    return Console(file=file, stderr=stderr, highlight=False, width=width,
-                   no_color=bool(os.environ.get("NO_COLOR")) or None)
+        return Console(
+            file=file,
+            stderr=stderr,
+            highlight=False,
+            width=width,
+            no_color=True,
+            color_system=None,
+            force_terminal=False,
+        )
+    return Console(
+        file=file,
+        stderr=stderr,
+        highlight=False,
+        width=width,
+        no_color=bool(os.environ.get("NO_COLOR")) or None,
+    )
 
 
 def echo(text: object = "", *, stderr: bool = False, flush: bool = False) -> None:
@@ -401,6 +494,7 @@ def echo_json(value, **dumps) -> None:
     standard output, every control, bidi or format character in its strings a ``\\uXXXX``
     escape (:func:`~tutor.engine.safetext.json_text`: the same value, read back)."""
     import json
+
     print(json_text(json.dumps(value, ensure_ascii=False, **dumps)))
 
 
@@ -441,5 +535,5 @@ class RStripWriter:
     def isatty(self) -> bool:
         return False
 
-    def __getattr__(self, name: str):        # encoding, errors, fileno, ...
+    def __getattr__(self, name: str):  # encoding, errors, fileno, ...
         return getattr(self.stream, name)

@@ -60,7 +60,7 @@ def track_match_path(track: Track, folder: Path) -> Path | None:
         try:
             if not load_match(path).is_over:
                 return path
-        except LaughError:                   # a damaged file is left where it is
+        except LaughError:  # a damaged file is left where it is
             continue
     return None
 
@@ -71,8 +71,7 @@ class TrackScreen:
     computer player's move in the match.  Raises :class:`~tutor.engine.errors.UsageError` for
     an unknown track and :class:`DataError` for a broken track file."""
 
-    def __init__(self, ctx, name: str = DEFAULT_TRACK, seed: int | None = None,
-                 pace: float = 1.0):
+    def __init__(self, ctx, name: str = DEFAULT_TRACK, seed: int | None = None, pace: float = 1.0):
         self.ctx = ctx
         self.track = load_track(name, ctx.library)
         self.seed = seed
@@ -83,8 +82,9 @@ class TrackScreen:
     def states(self) -> dict:
         """Step key -> :class:`tutor.teaching.progress.LessonState` of this track's steps."""
         states = self.ctx.store.lesson_states()
-        keys = [step_key(self.track, s.lesson) for s in self.track.steps] + \
-            [step_key(self.track, MATCH)]
+        keys = [step_key(self.track, s.lesson) for s in self.track.steps] + [
+            step_key(self.track, MATCH)
+        ]
         return {k: states[k] for k in keys if k in states}
 
     def next_step(self, states: dict) -> int | None:
@@ -103,7 +103,7 @@ class TrackScreen:
         """Show the track; returns the step to continue with."""
         ctx, t, g = self.ctx, self.track, self.ctx.glyphs
         states = self.states()
-        name = ctx.library.rulesets[t.ruleset].name_in_text       # its name, never its id
+        name = ctx.library.rulesets[t.ruleset].name_in_text  # its name, never its id
         ctx.show(Text.assemble((t.title, "bold"), (f" · under {name}", "dim")))
         ctx.say(t.about)
         grid = Table.grid(padding=(0, 1))
@@ -112,6 +112,7 @@ class TrackScreen:
         grid.add_column()
         grid.add_column(justify="right", no_wrap=True, style="dim")
         from tutor.teaching.lessons import find_lesson
+
         rows = [(step_key(t, s.lesson), find_lesson(s.lesson).title) for s in t.steps]
         if t.match:
             rows.append((step_key(t, MATCH), f"Practice match under {name}"))
@@ -124,15 +125,19 @@ class TrackScreen:
                 note = f"{s.right}/{s.total}" if s.total else "done"
             else:
                 mark, style, note = g.todo, "", ""
-            cell = Text(title)                      # wrapped, never cut (a track is short)
+            cell = Text(title)  # wrapped, never cut (a track is short)
             grid.add_row(str(i), Text(mark, style=style), cell, note)
         ctx.show(grid)
         nxt = self.next_step(states)
         if nxt is None:
-            ctx.say(f"{g.done} Track complete: retake any step, or play another match (m).",
-                    style="bold green")
-        ctx.say("Enter: continue. A number: that step (N again: afresh). m: the match. "
-                "q: home.", style="dim")
+            ctx.say(
+                f"{g.done} Track complete: retake any step, or play another match (m).",
+                style="bold green",
+            )
+        ctx.say(
+            "Enter: continue. A number: that step (N again: afresh). m: the match. q: home.",
+            style="dim",
+        )
         return nxt
 
     # -- the loop ----------------------------------------------------------------------------
@@ -158,8 +163,9 @@ class TrackScreen:
             elif low.isascii() and low.isdigit() and 1 <= int(low) <= n + self.track.match:
                 step = int(low)
             else:
-                ctx.say(f"Type a step from 1 to {n + self.track.match}, Enter, m or q.",
-                        style="yellow")
+                ctx.say(
+                    f"Type a step from 1 to {n + self.track.match}, Enter, m or q.", style="yellow"
+                )
                 redraw = False
                 continue
             ctx.guarded(lambda step=step, again=again: self.take(step, restart=again))
@@ -171,6 +177,7 @@ class TrackScreen:
             self.match()
             return
         from tutor.app.runner import LessonRunner
+
         s = t.steps[step - 1]
         try:
             lesson = open_lesson(s.lesson)
@@ -179,10 +186,16 @@ class TrackScreen:
             return
         fixed = fixed_lesson(t, s, lesson, self.ctx.library)
         notes = tuple(f"Left out here: {why}." for why in fixed.left_out)
-        LessonRunner(self.ctx, fixed.lesson, seed=self.seed, restart=restart,
-                     ruleset=t.ruleset, notes=notes,
-                     resume=f"r from the home screen, step {step}",
-                     taught=lambda puzzle: taught_in_track(t, puzzle.teaches)).run()
+        LessonRunner(
+            self.ctx,
+            fixed.lesson,
+            seed=self.seed,
+            restart=restart,
+            ruleset=t.ruleset,
+            notes=notes,
+            resume=f"r from the home screen, step {step}",
+            taught=lambda puzzle: taught_in_track(t, puzzle.teaches),
+        ).run()
 
     def match(self) -> None:
         """The practice match under the track's ruleset (its unfinished one resumes), played by
@@ -195,11 +208,15 @@ class TrackScreen:
             pace = match.meta.get("pace", self.pace)
         else:
             rs, players = resolve(t.ruleset, None)
-            seed = random.SystemRandom().randrange(1, 10 ** 6) if self.seed is None \
-                else self.seed
+            seed = random.SystemRandom().randrange(1, 10**6) if self.seed is None else self.seed
             pace = self.pace
-            meta = {"seat": 0, "level": level(MATCH_LEVEL).name, "pace": pace,
-                    "started_at": time.time(), "track": t.id}
+            meta = {
+                "seat": 0,
+                "level": level(MATCH_LEVEL).name,
+                "pace": pace,
+                "started_at": time.time(),
+                "track": t.id,
+            }
             match = Match.start(rs, players, seed, meta=meta)
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = folder / f"track-{t.id}-{stamp}-seed{seed}.json"
@@ -208,4 +225,3 @@ class TrackScreen:
             key = step_key(t, MATCH)
             ctx.store.start_lesson(key, 0)
             ctx.store.complete_lesson(key, 0, 0)
-

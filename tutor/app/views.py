@@ -45,8 +45,9 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} s"
 
 
-def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
-                 rated: dict | None = None, shown=str):
+def _tally_table(
+    ctx, tallies, title: str, recent: dict | None = None, rated: dict | None = None, shown=str
+):
     """A titled grid: name, bar, accuracy, right/answered, and on wide screens the median
     seconds of the timed answers, (with ``rated``, name -> SubjectRating) the learner's rating,
     and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days.
@@ -65,14 +66,19 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
         if recent is not None:
             t.add_column(justify="right", no_wrap=True)
     for x in tallies:
-        row = [Text(shown(x.name)), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
-               f"{x.right}/{x.n}"]
+        row = [
+            Text(shown(x.name)),
+            _bar(ctx, x.accuracy, bar_w),
+            f"{100 * x.accuracy:.0f}%",
+            f"{x.right}/{x.n}",
+        ]
         if not narrow:
             row.append(_seconds(x.median_seconds))
             if rated is not None:
                 got = rated.get(x.name)
-                row.append(shown_rating(got.rating.rating, got.rating.rd)
-                           if got is not None else "")
+                row.append(
+                    shown_rating(got.rating.rating, got.rating.rd) if got is not None else ""
+                )
             if recent is not None:
                 r = recent.get(x.name)
                 row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
@@ -91,6 +97,7 @@ def spotting_table(ctx, figures):
     the learner claimed first, missed and claimed falsely, and the median time of the timed
     hits (claimable to named)."""
     from tutor.engine.parameters import OVERSIGHT_KINDS, value_short
+
     order = {k: i for i, k in enumerate(OVERSIGHT_KINDS)}
     figures = sorted(figures, key=lambda f: (order.get(f.kind, len(order)), f.kind == "", f.kind))
     t = Table.grid(padding=(0, 1))
@@ -100,8 +107,9 @@ def spotting_table(ctx, figures):
     t.add_row(*(Text(h, style="dim") for h in ("", "claimed", "missed", "false", "time")))
     for f in figures:
         name = value_short("oversights", f.kind) if f.kind else _NO_KIND
-        t.add_row(Text(name), str(f.hits), str(f.misses), str(f.false_claims),
-                  _seconds(f.median_seconds))
+        t.add_row(
+            Text(name), str(f.hits), str(f.misses), str(f.false_claims), _seconds(f.median_seconds)
+        )
     return t
 
 
@@ -122,8 +130,10 @@ def drill_bests(store) -> list[tuple[str, str, str]]:
 
 
 #: The themes of the oversight positions judged by counting or the ruleset (issue 42).
-JUDGED_THEMES = {"judged-by-counting": "by counting (is the pair laid down dead?)",
-                 "judged-by-ruleset": "by the ruleset (may it be claimed under it?)"}
+JUDGED_THEMES = {
+    "judged-by-counting": "by counting (is the pair laid down dead?)",
+    "judged-by-ruleset": "by the ruleset (may it be claimed under it?)",
+}
 
 
 def judged_parts(store) -> list:
@@ -147,11 +157,17 @@ def spotting_parts(ctx, store) -> list:
     parts: list = []
     figures = store.spotting()
     if figures:
-        parts += [Text(""), Text("Spotting oversights (play, matches and drills)", style="bold"),
-                  Text("claimed: you claimed it first; missed: it was yours to claim and you "
-                       "did not; false: a claim of nothing claimable; time: the median from "
-                       "claimable to named, at a terminal (- none)", style="dim"),
-                  spotting_table(ctx, figures)]
+        parts += [
+            Text(""),
+            Text("Spotting oversights (play, matches and drills)", style="bold"),
+            Text(
+                "claimed: you claimed it first; missed: it was yours to claim and you "
+                "did not; false: a claim of nothing claimable; time: the median from "
+                "claimable to named, at a terminal (- none)",
+                style="dim",
+            ),
+            spotting_table(ctx, figures),
+        ]
     parts += judged_parts(store)
     bests = drill_bests(store)
     if bests:
@@ -191,7 +207,7 @@ def rating_chart(points, width: int, height: int = 5, unicode: bool = True) -> T
         return None
     values = [p.rating for p in points]
     label_w = max(len(f"{v:.0f}") for v in values)
-    shown = values[-max(8, width - label_w - 2):]
+    shown = values[-max(8, width - label_w - 2) :]
     lo, hi = min(shown), max(shown)
     labels = (f"{hi:.0f}", f"{lo:.0f}")
     if hi - lo < 100:
@@ -223,20 +239,28 @@ def rating_lines(ctx, store) -> list:
     it, and its history as a chart (:func:`rating_chart`)."""
     got = store.rating(R.OVERALL)
     if got is None:
-        return [Text("Rating: not yet rated (first tries at puzzles of a known difficulty move "
-                     "it; a retry, a hint or a shown answer does not)", style="dim")]
+        return [
+            Text(
+                "Rating: not yet rated (first tries at puzzles of a known difficulty move "
+                "it; a retry, a hint or a shown answer does not)",
+                style="dim",
+            )
+        ]
     r = got.rating
     lo, hi = r.interval
     head = Text("Rating ", style="bold")
     head.append(shown_rating(r.rating, r.rd), style="bold cyan")
-    head.append(f"  deviation {r.rd:.0f} (95%: {lo:.0f} to {hi:.0f}), "
-                f"{got.games} rated answer{'s' if got.games != 1 else ''}")
+    head.append(
+        f"  deviation {r.rd:.0f} (95%: {lo:.0f} to {hi:.0f}), "
+        f"{got.games} rated answer{'s' if got.games != 1 else ''}"
+    )
     out: list = [head]
-    if any(x.rating.rd > PROVISIONAL_RD for x in [got, *store.ratings("theme:").values(),
-                                                   *store.ratings("kind:").values()]):
+    if any(
+        x.rating.rd > PROVISIONAL_RD
+        for x in [got, *store.ratings("theme:").values(), *store.ratings("kind:").values()]
+    ):
         out.append(Text(PROVISIONAL_NOTE, style="dim"))
-    chart = rating_chart(store.rating_history(R.OVERALL), min(ctx.width, 72),
-                         unicode=ctx.symbols)
+    chart = rating_chart(store.rating_history(R.OVERALL), min(ctx.width, 72), unicode=ctx.symbols)
     if chart is not None:
         out.append(chart)
     return out
@@ -255,27 +279,46 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     ctx.say(f"Statistics: {n} answer{'s' if n != 1 else ''} recorded", style="bold")
     if not n:
         if at_home:
-            ctx.say("Answer some puzzles first: take a lesson (Enter), or p for puzzles, d for "
-                    "drills, g to play a deal.")
+            ctx.say(
+                "Answer some puzzles first: take a lesson (Enter), or p for puzzles, d for "
+                "drills, g to play a deal."
+            )
         else:
             ctx.say("Answer some puzzles first: laugh lesson 1, or laugh puzzle.")
         return
     parts: list = rating_lines(ctx, store) + [Text("")]
-    parts.append(Text("Accuracy (bar and %), right of answered"
-                      + ("" if ctx.width < 60 else ", median seconds of the answers typed at a "
-                         "terminal (- none), your rating"), style="dim"))
+    parts.append(
+        Text(
+            "Accuracy (bar and %), right of answered"
+            + (
+                ""
+                if ctx.width < 60
+                else ", median seconds of the answers typed at a terminal (- none), your rating"
+            ),
+            style="dim",
+        )
+    )
     week_ago = time.time() - 7 * 86400
     older = store.answer_count(before=week_ago) > 0
-    recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
-              for by in ("theme", "kind")}
+    recent = {
+        by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
+        for by in ("theme", "kind")
+    }
     if older and ctx.width >= 60:
         parts.append(Text("'week': accuracy over the last seven days", style="dim"))
     themes = store.tallies("theme")
     rated_themes = {k.partition(":")[2]: v for k, v in store.ratings("theme:").items()}
     rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
-    sections: list[tuple[str, Any, dict | None, dict | None, Callable[[str], str]]] = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
-                ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds,
-                 lambda k: skill_label(k, "kind"))]
+    sections: list[tuple[str, Any, dict | None, dict | None, Callable[[str], str]]] = [
+        ("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
+        (
+            "By kind, weakest first",
+            store.tallies("kind"),
+            recent["kind"],
+            rated_kinds,
+            lambda k: skill_label(k, "kind"),
+        ),
+    ]
     days = store.timeline()
     if days:
         sections.append(("Over time, by day", days[-14:], None, None, str))
@@ -285,10 +328,14 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     parts += spotting_parts(ctx, store)
     skills = weak_skills(store)
     if skills:
-        parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),
-                  Text("recall tomorrow: the chance FSRS gives of recalling it a day from now",
-                       style="dim"),
-                  render_weak_skills(skills[:12], width=ctx.width)]
+        parts += [
+            Text(""),
+            Text("Skills by review schedule (FSRS), weakest first", style="bold"),
+            Text(
+                "recall tomorrow: the chance FSRS gives of recalling it a day from now", style="dim"
+            ),
+            render_weak_skills(skills[:12], width=ctx.width),
+        ]
     ctx.page(*parts)
     weak = weakest_of(themes)
     ctx.say()
@@ -314,7 +361,7 @@ def _kinds():
 def _kind_title(kind: str) -> str:
     try:
         return definition(kind).title
-    except LaughError:              # a broken definition file: the kind's name will do here
+    except LaughError:  # a broken definition file: the kind's name will do here
         return kind.replace("-", " ")
 
 
@@ -324,20 +371,27 @@ def practice_menu(ctx) -> None:
     again, as fresh puzzles of the same kinds and themes), until Enter or ``q``.  Ctrl-C and
     Ctrl-D in a set come back to this menu."""
     kinds = _kinds()
-    items = [MenuItem(str(i), "", (k,), _kind_title(k), ("kind", k))
-             for i, k in enumerate(kinds, 1)]
-    items += [MenuItem(str(len(kinds) + 1), "m", ("mix",), "a mix of every kind", ("mix", None)),
-              MenuItem(str(len(kinds) + 2), "w", ("weak",), "your weakest themes",
-                       ("weak", None)),
-              MenuItem(str(len(kinds) + 3), "t", ("theme",), "one theme of your choice",
-                       ("theme", None))]
+    items = [
+        MenuItem(str(i), "", (k,), _kind_title(k), ("kind", k)) for i, k in enumerate(kinds, 1)
+    ]
+    items += [
+        MenuItem(str(len(kinds) + 1), "m", ("mix",), "a mix of every kind", ("mix", None)),
+        MenuItem(str(len(kinds) + 2), "w", ("weak",), "your weakest themes", ("weak", None)),
+        MenuItem(str(len(kinds) + 3), "t", ("theme",), "one theme of your choice", ("theme", None)),
+    ]
     missed: list = []
     while True:
         shown = list(items)
         if missed:
-            shown.append(MenuItem(str(len(kinds) + 4), "r", ("retry",),
-                                  f"the {len(missed)} missed, as fresh puzzles of the same "
-                                  "kinds and themes", ("retry", None)))
+            shown.append(
+                MenuItem(
+                    str(len(kinds) + 4),
+                    "r",
+                    ("retry",),
+                    f"the {len(missed)} missed, as fresh puzzles of the same kinds and themes",
+                    ("retry", None),
+                )
+            )
         item = menu(ctx, shown, "puzzles> ", title="Puzzles")
         if item is None:
             return
@@ -388,13 +442,21 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             ctx.say()
     except (EOFError, KeyboardInterrupt):
         ctx.say()
-        got = ctx.store.saved_since(mark)          # what the store wrote, not what was asked
+        got = ctx.store.saved_since(mark)  # what the store wrote, not what was asked
         ctx.say(f"Of this set: {got.words()}", style="yellow")
         raise
-    ctx.say(f"{right} of {SET_SIZE} right at the first try"
-            + (f", {second} more at the second" if second else "") + "."
-            + (f" Missed at the first try: {len(missed)} (r at the menu tries them again, as "
-               "fresh puzzles of the same kinds and themes)." if missed else ""), style="bold")
+    ctx.say(
+        f"{right} of {SET_SIZE} right at the first try"
+        + (f", {second} more at the second" if second else "")
+        + "."
+        + (
+            f" Missed at the first try: {len(missed)} (r at the menu tries them again, as "
+            "fresh puzzles of the same kinds and themes)."
+            if missed
+            else ""
+        ),
+        style="bold",
+    )
     return True, missed
 
 
@@ -402,13 +464,16 @@ def practice_kinds(ctx, kinds: list[str]) -> list:
     """A set of puzzles of ``kinds`` (in turn), freshly seeded, each of the difficulty band
     nearest the learner's rating (:meth:`tutor.teaching.progress.ProgressStore.choose_difficulty`);
     returns the puzzles missed."""
+
     def make(i: int):
         # A seed of its own for each puzzle: with a difficulty asked for, the engine searches
         # the seeds from the one given, so neighbouring seeds would search overlapping runs and
         # could serve one puzzle twice in a set, or all miss the band together.
         kind = kinds[i % len(kinds)]
-        return generate(kind, seed=secrets.randbelow(10**9),
-                        difficulty=ctx.store.choose_difficulty(kind))
+        return generate(
+            kind, seed=secrets.randbelow(10**9), difficulty=ctx.store.choose_difficulty(kind)
+        )
+
     return _run_set(ctx, make)[1]
 
 
@@ -417,8 +482,9 @@ def _fresh_like(ctx, kind: str, themes) -> object:
     the difficulty band nearest the learner's rating."""
     puzzle = None
     for _ in range(12):
-        puzzle = generate(kind, seed=secrets.randbelow(10**9),
-                          difficulty=ctx.store.choose_difficulty(kind))
+        puzzle = generate(
+            kind, seed=secrets.randbelow(10**9), difficulty=ctx.store.choose_difficulty(kind)
+        )
         if not themes or set(themes) & set(puzzle.themes):
             break
     return puzzle
@@ -428,22 +494,27 @@ def practice_again(ctx, missed: list) -> list:
     """The missed puzzles again, as fresh puzzles of the same kinds and themes
     (:func:`tutor.puzzles.another`: the same kind, main theme, ruleset, players and difficulty;
     never the same position with its answer already shown); returns those missed this time."""
-    ctx.say(f"Again: {len(missed)} fresh puzzle{'s' if len(missed) != 1 else ''} of the kinds "
-            "and themes you missed.", style="bold")
+    ctx.say(
+        f"Again: {len(missed)} fresh puzzle{'s' if len(missed) != 1 else ''} of the kinds "
+        "and themes you missed.",
+        style="bold",
+    )
     again = []
     for i, old in enumerate(missed, 1):
         try:
             puzzle = another(old, 1)
-        except LaughError:              # none in the bounded search: any of the kind and themes
+        except LaughError:  # none in the bounded search: any of the kind and themes
             puzzle = _fresh_like(ctx, old.kind, old.themes)
         outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
         if outcome.answered and not outcome.first:
             again.append(puzzle)
         if outcome.left:
-            return again + (missed[i:] if outcome.answered else missed[i - 1:])
+            return again + (missed[i:] if outcome.answered else missed[i - 1 :])
         ctx.say()
-    ctx.say(f"{len(missed) - len(again)} of {len(missed)} right at the first try this time.",
-            style="bold")
+    ctx.say(
+        f"{len(missed) - len(again)} of {len(missed)} right at the first try this time.",
+        style="bold",
+    )
     return again
 
 
@@ -456,7 +527,7 @@ def practice_themes(ctx, themes: list[str]) -> list:
     all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
     for a in store.answers():
-        if a.kind not in all_kinds:     # drills record kinds of their own
+        if a.kind not in all_kinds:  # drills record kinds of their own
             continue
         for t in a.themes:
             kinds_for.setdefault(t, [])
@@ -472,10 +543,13 @@ def practice_themes(ctx, themes: list[str]) -> list:
         for attempt in range(12):
             kind = kinds[(i + attempt) % len(kinds)]
             fits = ruleset is not None and ruleset in applicable_rulesets(kind)
-            puzzle = generate(kind, ruleset=ruleset if fits else None,
-                              players=players if fits else None,
-                              seed=secrets.randbelow(10**9),
-                              difficulty=store.choose_difficulty(kind))
+            puzzle = generate(
+                kind,
+                ruleset=ruleset if fits else None,
+                players=players if fits else None,
+                seed=secrets.randbelow(10**9),
+                difficulty=store.choose_difficulty(kind),
+            )
             if theme in puzzle.themes:
                 break
         return puzzle
@@ -490,6 +564,7 @@ def track_rules(ctx) -> tuple[str | None, int | None]:
     rules), and its player count when it has one alone; ``(None, None)`` for a learner on no
     track (any ruleset, as the course's puzzles are)."""
     from tutor.teaching.tracks import load_track
+
     states = ctx.store.lesson_states()
     on = [k for k in states if "/" in k]
     if not on:
@@ -509,6 +584,7 @@ def practisable_themes() -> dict[str, list]:
     course teaches (house rules' themes need a ruleset of one's own)."""
     from tutor.puzzles import taught_in, themes_of
     from tutor.puzzles.themes import theme_table
+
     taught = {t for k in KINDS for t in themes_of(k) if taught_in(k, t) is not None}
     out: dict[str, list] = {}
     for t in theme_table().values():
@@ -536,12 +612,16 @@ def practice_theme(ctx, theme: str) -> list:
     that carries it, in turn, in the difficulty band nearest the learner's rating.  Returns the
     puzzles missed."""
     from tutor.puzzles.themes import kinds_with, label
+
     kinds = [k for k in kinds_with(theme) if taught_in_course(k, theme)]
 
     def make(i: int):
         kind = kinds[i % len(kinds)]
-        return generate(f"{kind}/{theme}", seed=secrets.randbelow(10**9),
-                        difficulty=ctx.store.choose_difficulty(kind))
+        return generate(
+            f"{kind}/{theme}",
+            seed=secrets.randbelow(10**9),
+            difficulty=ctx.store.choose_difficulty(kind),
+        )
 
     ctx.say(f"Practice: {label(theme)}", style="bold")
     return _run_set(ctx, make)[1]
@@ -550,6 +630,7 @@ def practice_theme(ctx, theme: str) -> list:
 def taught_in_course(kind: str, theme: str) -> bool:
     """True when a lesson of the course teaches ``theme`` of ``kind``."""
     from tutor.puzzles import taught_in
+
     return taught_in(kind, theme) is not None
 
 
@@ -562,10 +643,19 @@ def sources_view(ctx) -> None:
     records of the game as a timeline) through the ``laugh sources`` command, a screenful at a time on a
     terminal, until the learner goes back (Enter or ``q``)."""
     lib = ctx.library
-    items = [MenuItem(str(i), "", (s.id,), s.citation_text, s.id)
-             for i, s in enumerate(lib.sources.values(), 1)]
-    items.append(MenuItem(str(len(items) + 1), "a", ("all",),
-                          "every source, and the records of the game as a timeline", None))
+    items = [
+        MenuItem(str(i), "", (s.id,), s.citation_text, s.id)
+        for i, s in enumerate(lib.sources.values(), 1)
+    ]
+    items.append(
+        MenuItem(
+            str(len(items) + 1),
+            "a",
+            ("all",),
+            "every source, and the records of the game as a timeline",
+            None,
+        )
+    )
     title = "Sources"
     while True:
         item = menu(ctx, items, "sources> ", title=title)

@@ -12,24 +12,39 @@ Nothing here imports from the puzzles, teaching or app rooms.
 """
 
 from tutor.engine.deal import (
-                               ACTION_KINDS,
-                               DECLARATIONS,
-                               TURN_KINDS,
-                               Action,
-                               CaptureOption,
-                               Deal,
-                               DealResult,
-                               HeldDeclaration,
-                               LaidDown,
-                               Oversight,
-                               RankCount,
-                               SeatSettlement,
-                               deal_order,
-                               new_deal,
+    ACTION_KINDS,
+    DECLARATIONS,
+    TURN_KINDS,
+    Action,
+    CaptureOption,
+    Deal,
+    DealResult,
+    HeldDeclaration,
+    LaidDown,
+    Oversight,
+    RankCount,
+    SeatSettlement,
+    deal_order,
+    new_deal,
 )
 from tutor.engine.game import Game
 from tutor.engine.reasons import Reason
 
-__all__ = ["ACTION_KINDS", "DECLARATIONS", "TURN_KINDS", "Action", "CaptureOption", "Deal",
-           "DealResult", "Game", "HeldDeclaration", "LaidDown", "Oversight", "RankCount",
-           "Reason", "SeatSettlement", "deal_order", "new_deal"]
+__all__ = [
+    "ACTION_KINDS",
+    "DECLARATIONS",
+    "TURN_KINDS",
+    "Action",
+    "CaptureOption",
+    "Deal",
+    "DealResult",
+    "Game",
+    "HeldDeclaration",
+    "LaidDown",
+    "Oversight",
+    "RankCount",
+    "Reason",
+    "SeatSettlement",
+    "deal_order",
+    "new_deal",
+]

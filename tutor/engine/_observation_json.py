@@ -21,8 +21,10 @@ MAX_ACTIONS = 10_000
 Seat = Annotated[int, Field(ge=0, le=51)]
 Cards = Annotated[tuple[int, ...], BeforeValidator(sorted_cards)]
 #: A lie-down payment: payer, payee (a seat, or "pot"), stakes.
-Payment = Annotated[tuple[Seat, Seat | Literal["pot"], Annotated[int, Field(ge=0, le=10_000)]],
-                    BeforeValidator(listed)]
+Payment = Annotated[
+    tuple[Seat, Seat | Literal["pot"], Annotated[int, Field(ge=0, le=10_000)]],
+    BeforeValidator(listed),
+]
 ActionIn = dict[str, JsonValue]
 
 

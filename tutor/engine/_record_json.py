@@ -57,7 +57,7 @@ def _cards(value: object) -> tuple[int, ...]:
     if len(value) > 52:
         raise ValueError(f"must be a list of at most 52 card codes, got {len(value)} entries")
     for i, c in enumerate(value):
-        if not isinstance(c, str) or len(c) > 3:       # a code is 2 or 3 characters: 7H, 10♥
+        if not isinstance(c, str) or len(c) > 3:  # a code is 2 or 3 characters: 7H, 10♥
             raise ValueError(f"must be a list of card codes, got {describe(c)} at [{i}]")
     try:
         return tuple(parse_card(c) for c in value)
@@ -86,15 +86,17 @@ def _pack(value: object) -> tuple[int, ...]:
     except NotationError as exc:
         raise ValueError(str(exc)) from None
     if len(pack) != 52 or len(set(pack)) != 52:
-        raise ValueError(f"must be the 52 distinct cards, got {len(pack)} cards, "
-                         f"{len(set(pack))} distinct")
+        raise ValueError(
+            f"must be the 52 distinct cards, got {len(pack)} cards, {len(set(pack))} distinct"
+        )
     return pack
 
 
 def _oversight(value: object) -> str:
     if not isinstance(value, str) or value not in OVERSIGHT_KINDS:
-        raise ValueError(f"unknown oversight {describe(value)}; expected one of "
-                         f"{', '.join(OVERSIGHT_KINDS)}")
+        raise ValueError(
+            f"unknown oversight {describe(value)}; expected one of {', '.join(OVERSIGHT_KINDS)}"
+        )
     return value
 
 
@@ -148,18 +150,28 @@ class ClaimIn(_Act):
 class CardsIn(_Act):
     """Every other action: the cards it moves or shows."""
 
-    action: Literal["take_table_mournival", "declare_prial", "declare_mournival",
-                    "declare_dead_pair", "declare_pair", "lie_down"]
+    action: Literal[
+        "take_table_mournival",
+        "declare_prial",
+        "declare_mournival",
+        "declare_dead_pair",
+        "declare_pair",
+        "lie_down",
+    ]
     cards: Cards
 
     def to_action(self) -> Action:
         return Action.make(self.player, self.action, self.cards)
 
 
-_MODEL_OF = {"end_turn": "[end_turn]", "capture": "[capture]", "play_on_capture": "[capture]",
-             "claim": "[claim]"}
+_MODEL_OF = {
+    "end_turn": "[end_turn]",
+    "capture": "[capture]",
+    "play_on_capture": "[capture]",
+    "claim": "[claim]",
+}
 if set(ACTION_KINDS) != set(_MODEL_OF) | set(get_args(CardsIn.model_fields["action"].annotation)):
-    raise AssertionError("every kind of action has its model")   # pragma: no cover
+    raise AssertionError("every kind of action has its model")  # pragma: no cover
 
 
 def _kind(value: object) -> str | None:
@@ -174,10 +186,12 @@ def _kind(value: object) -> str | None:
 
 
 ActionIn = Annotated[
-    Annotated[EndTurnIn, Tag("[end_turn]")] | Annotated[CaptureIn, Tag("[capture]")]
-    | Annotated[ClaimIn, Tag("[claim]")] | Annotated[CardsIn, Tag("[cards]")],
-    Discriminator(_kind, custom_error_type="unknown_action",
-                  custom_error_message="unknown action")]
+    Annotated[EndTurnIn, Tag("[end_turn]")]
+    | Annotated[CaptureIn, Tag("[capture]")]
+    | Annotated[ClaimIn, Tag("[claim]")]
+    | Annotated[CardsIn, Tag("[cards]")],
+    Discriminator(_kind, custom_error_type="unknown_action", custom_error_message="unknown action"),
+]
 
 
 class LeftoversIn(Model):
@@ -224,7 +238,7 @@ class RecordIn(Model):
 def _plain(value: object) -> JsonValue:
     if isinstance(value, (dict, list)) or (isinstance(value, float) and not math.isfinite(value)):
         raise ValueError("must be a plain value (text, a number, true, false or null)")
-    return value    # type: ignore[return-value]     # text, a number, a boolean or null
+    return value  # type: ignore[return-value]     # text, a number, a boolean or null
 
 
 def _cut(value: object) -> dict[int, int]:
@@ -235,8 +249,9 @@ def _cut(value: object) -> dict[int, int]:
         if not (isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 2):
             raise ValueError(f"{describe(seat)} is not a seat")
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-            raise ValueError(f"seat {seat}'s card must be a card number from 0 to 51, got "
-                             f"{describe(card)}")
+            raise ValueError(
+                f"seat {seat}'s card must be a card number from 0 to 51, got {describe(card)}"
+            )
         out[int(seat)] = card
     return out
 
@@ -280,8 +295,9 @@ def _refusal(exc: ValidationError, lead: tuple[int | str, ...] = ()) -> RecordEr
     if len(loc) >= 2 and loc[0] == "actions" and isinstance(loc[1], int):
         place = key_path(loc[2:])
         what = ": ".join(p for p in (place, message) if p)
-        return RecordError(": ".join(p for p in (f"action {loc[1]}", what) if p), loc[1],
-                           problem=what)
+        return RecordError(
+            ": ".join(p for p in (f"action {loc[1]}", what) if p), loc[1], problem=what
+        )
     if not loc:
         return RecordError(f"must be an object, got {describe(err['input'])}")
     return RecordError(f"{key_path(loc)}: {message}")

@@ -25,8 +25,9 @@ from typing import IO, Any
 __all__ = ["open_atomic", "write_atomic"]
 
 
-def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8",
-                 mode: int | None = None) -> None:
+def write_atomic(
+    path: str | Path, data: str | bytes, encoding: str = "utf-8", mode: int | None = None
+) -> None:
     """Write ``data`` (text, encoded with ``encoding``, or bytes) to ``path`` whole or not at
     all (see the module).  With ``mode`` (``0o600``: a file only its owner reads) the file
     written has that mode, from its first byte, whatever the file it replaces had; else the
@@ -40,8 +41,9 @@ def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8",
 
 
 @contextmanager
-def open_atomic(path: str | Path, encoding: str = "utf-8",
-                mode: int | None = None) -> Iterator[IO[str]]:
+def open_atomic(
+    path: str | Path, encoding: str = "utf-8", mode: int | None = None
+) -> Iterator[IO[str]]:
     """A text file to write at ``path`` a part at a time, there whole only once the ``with``
     block ends without an error (as :func:`write_atomic`: beside it until then, then renamed
     over it; ``mode`` as there).  An error in the block (an OSError of a full disk, or any
@@ -52,29 +54,31 @@ def open_atomic(path: str | Path, encoding: str = "utf-8",
 
 
 @contextmanager
-def _opened(path: str | Path, how: str, encoding: str | None,
-            mode: int | None) -> Iterator[IO[Any]]:
-    target = Path(os.path.realpath(path))           # every link followed (one that leads
-    try:                                            # nowhere: the file it names is made)
+def _opened(
+    path: str | Path, how: str, encoding: str | None, mode: int | None
+) -> Iterator[IO[Any]]:
+    target = Path(os.path.realpath(path))  # every link followed (one that leads
+    try:  # nowhere: the file it names is made)
         st = os.stat(target)
     except FileNotFoundError:
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(target, how, encoding=encoding) as fh:    # a stream or a device: through it
+        with open(target, how, encoding=encoding) as fh:  # a stream or a device: through it
             yield fh
         return
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                     0o666 if mode is None else mode)   # (the umask applies to 0o666)
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else mode
+        )  # (the umask applies to 0o666)
         with open(fd, how, encoding=encoding) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:
-            os.chmod(tmp, mode)                     # whatever the umask took away
+            os.chmod(tmp, mode)  # whatever the umask took away
         elif st is not None:
             os.chmod(tmp, stat.S_IMODE(st.st_mode))
         os.replace(tmp, target)

@@ -23,8 +23,16 @@ from tutor.engine.rule_bots import (
     rule_bot,
 )
 
-__all__ = ["BOT_NAMES", "Bot", "Careless", "CounterBot", "RandomBot", "WillughbyBot",
-           "make_bot", "play_out"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "Careless",
+    "CounterBot",
+    "RandomBot",
+    "WillughbyBot",
+    "make_bot",
+    "play_out",
+]
 
 BOT_NAMES = RULE_BOT_NAMES + ("expert",)
 
@@ -37,11 +45,13 @@ def make_bot(name: str, mistakes: float = 0.0) -> Bot:
         # imported when asked for: the expert brings in the analysis, which a start-up of the
         # tutor does not need (the import runs one way: the expert never imports this module)
         from tutor.engine.expert import ExpertBot
+
         bot: Bot = ExpertBot()
     elif name in RULE_BOT_NAMES:
         bot = rule_bot(name)
     else:
         from tutor.engine.names import find_name
+
         found = find_name(name, BOT_NAMES, "computer player")
         return make_bot(found, mistakes)
     return Careless(bot, mistakes) if mistakes > 0 else bot

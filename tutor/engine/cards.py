@@ -17,14 +17,61 @@ from enum import StrEnum
 from tutor.engine._cardtext import RANKS, SUIT_SYMBOLS, SUITS, pretty, pretty_cards
 from tutor.engine.errors import NotationError
 
-__all__ = ["RANKS", "SUITS", "SUIT_SYMBOLS", "RANK_NAMES", "RANK_PLURALS", "SUIT_NAMES",
-           "FULL_PACK", "EXPECTED", "rank_of", "suit_of", "make_card", "parse_rank",
-           "parse_card", "parse_cards", "code", "codes", "pretty", "pretty_cards", "rank_code",
-           "mask_of", "cards_of", "CardSet", "sets_of"]
-RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king")
-RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                "tens", "jacks", "queens", "kings")
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "SUIT_SYMBOLS",
+    "RANK_NAMES",
+    "RANK_PLURALS",
+    "SUIT_NAMES",
+    "FULL_PACK",
+    "EXPECTED",
+    "rank_of",
+    "suit_of",
+    "make_card",
+    "parse_rank",
+    "parse_card",
+    "parse_cards",
+    "code",
+    "codes",
+    "pretty",
+    "pretty_cards",
+    "rank_code",
+    "mask_of",
+    "cards_of",
+    "CardSet",
+    "sets_of",
+]
+RANK_NAMES = (
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+)
+RANK_PLURALS = (
+    "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+)
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 FULL_PACK: tuple[int, ...] = tuple(range(52))
@@ -36,8 +83,9 @@ _RANK_LOOKUP = {c: i for i, c in enumerate(RANKS)}
 _RANK_LOOKUP["10"] = 9
 _RANK_LOOKUP["1"] = 0  # never produced; "1" alone is refused below with a hint
 
-EXPECTED = ("a rank (A 2-9 T/10 J Q K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), "
-            "for example 7H, 10♥ or qs")
+EXPECTED = (
+    "a rank (A 2-9 T/10 J Q K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), for example 7H, 10♥ or qs"
+)
 
 
 def rank_of(card: int) -> int:
@@ -60,8 +108,11 @@ def _shown(value: object) -> str:
     repr, else its type (never a long or deep repr)."""
     if isinstance(value, str):
         return repr(value) if len(value) <= 30 else repr(value[:27] + "...")
-    if isinstance(value, (bool, float)) or value is None or \
-            (isinstance(value, int) and abs(value) < 10 ** 30):
+    if (
+        isinstance(value, (bool, float))
+        or value is None
+        or (isinstance(value, int) and abs(value) < 10**30)
+    ):
         return repr(value)
     return f"a {type(value).__name__}"
 
@@ -80,7 +131,9 @@ def parse_rank(text: str) -> int:
         return RANK_NAMES.index(low)
     if low in RANK_PLURALS:
         return RANK_PLURALS.index(low)
-    raise NotationError(f"{_shown(text)} is not a rank: expected one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
+    raise NotationError(
+        f"{_shown(text)} is not a rank: expected one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K"
+    )
 
 
 def parse_card(text: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parents[1]   # the tutor package
+_PACKAGE = Path(__file__).resolve().parents[1]  # the tutor package
 _ROOT = _PACKAGE.parent
 
 
@@ -28,6 +28,7 @@ def laugh_home() -> Path:
     if env:
         return Path(env).expanduser()
     from platformdirs import user_data_path
+
     return Path(user_data_path("laugh-and-lie-down", appauthor=False))
 
 
@@ -41,6 +42,7 @@ def laugh_cache() -> Path:
     if os.environ.get("LAUGH_HOME"):
         return laugh_home() / "cache"
     from platformdirs import user_cache_path
+
     return Path(user_cache_path("laugh-and-lie-down", appauthor=False))
 
 

@@ -39,8 +39,13 @@ class ActionError(LaughError):
     ``candidates`` the legal actions it could mean (ambiguous or incomplete input), else empty.
     """
 
-    def __init__(self, reason: str, text: str | None = None, seat: int | None = None,
-                 candidates: Iterable[Any] = ()):
+    def __init__(
+        self,
+        reason: str,
+        text: str | None = None,
+        seat: int | None = None,
+        candidates: Iterable[Any] = (),
+    ):
         super().__init__(f"{text!r}: {reason}" if text is not None else reason)
         self.reason: Reason = as_reason(reason)
         self.text = text

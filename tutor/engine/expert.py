@@ -65,6 +65,7 @@ PURE_SECONDS = 0.3
 #: the won cards, the set-aside cards, and every hand's size.
 _Key = tuple[str, int, int, int, int, int, int, int, tuple[int, ...]]
 
+
 class ExpertBot(Bot):
     """Chooses every turn action and free action by :func:`tutor.engine.analysis.analyse`,
     leaving its rollout policy's choice only for an option that is clearly better.
@@ -87,18 +88,28 @@ class ExpertBot(Bot):
     """
 
     name = "expert"
-    reaction_range = (0.5, 1.2)     # a counter player's: the expert wins no race by speed
+    reaction_range = (0.5, 1.2)  # a counter player's: the expert wins no race by speed
 
-    def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
-                 policy: str = "counter", seed: int = 0, target: float = 0.1,
-                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96,
-                 infer: bool = False):
+    def __init__(
+        self,
+        seconds: float | None = 0.3,
+        samples: int | None = None,
+        policy: str = "counter",
+        seed: int = 0,
+        target: float = 0.1,
+        min_samples: int = MIN_SAMPLES,
+        prune: bool = False,
+        z: float = 1.96,
+        infer: bool = False,
+    ):
         if samples is None and (seconds is None or seconds <= 0):
             raise UsageError("the expert needs a time budget above 0 s or a sample budget")
         if samples is not None and samples < 1:
             raise UsageError("the expert's sample budget must be at least 1")
         if policy not in POLICIES:
-            raise UsageError(f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}")
+            raise UsageError(
+                f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}"
+            )
         if min_samples < 1 or z < 0:
             raise UsageError("the expert needs min_samples of at least 1 and z of at least 0")
         self.seconds = None if samples is not None else seconds
@@ -112,8 +123,8 @@ class ExpertBot(Bot):
         self.infer = infer
         self._cache: dict[_Key, Action | None] = {}
         self._base = rule_bot(policy)
-        self.decisions = 0          # analyses run (for tests and benchmarks)
-        self.thinking = 0.0         # CPU seconds spent in them
+        self.decisions = 0  # analyses run (for tests and benchmarks)
+        self.thinking = 0.0  # CPU seconds spent in them
 
     def start(self, deal: Deal) -> None:
         self._cache.clear()
@@ -121,11 +132,26 @@ class ExpertBot(Bot):
     def _key(self, deal: Deal, seat: int, which: str) -> _Key:
         """What ``seat`` can see that changes from one decision to the next."""
         to_move = -1 if deal.to_move is None else deal.to_move
-        return (which, seat, len(deal.history), to_move, deal.table, deal.hands[seat],
-                deal.wonall, deal.aside, tuple(h.bit_count() for h in deal.hands))
+        return (
+            which,
+            seat,
+            len(deal.history),
+            to_move,
+            deal.table,
+            deal.hands[seat],
+            deal.wonall,
+            deal.aside,
+            tuple(h.bit_count() for h in deal.hands),
+        )
 
-    def _best(self, deal: Deal, seat: int, which: str, options: list[Action | None],
-              default: Action | None) -> Action | None:
+    def _best(
+        self,
+        deal: Deal,
+        seat: int,
+        which: str,
+        options: list[Action | None],
+        default: Action | None,
+    ) -> Action | None:
         """The option to play: the analysis's best if ``default`` (the rollout policy's own
         choice) is clearly worse than it, else ``default``."""
         key = self._key(deal, seat, which)
@@ -136,10 +162,20 @@ class ExpertBot(Bot):
         seconds = self.seconds
         if seconds is None and not compiled():
             seconds = PURE_SECONDS
-        an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
-                     seconds=seconds, target=self.target, min_samples=self.min_samples,
-                     stop_when_clear=True, prune=self.prune, options=options,
-                     undeclared=self.infer and which == "turn")
+        an = analyse(
+            deal,
+            seat,
+            policy=self.policy,
+            seed=seed,
+            samples=self.samples,
+            seconds=seconds,
+            target=self.target,
+            min_samples=self.min_samples,
+            stop_when_clear=True,
+            prune=self.prune,
+            options=options,
+            undeclared=self.infer and which == "turn",
+        )
         self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)
@@ -153,12 +189,12 @@ class ExpertBot(Bot):
         if len(legal) == 1:
             return legal[0]
         seat = deal.to_move
-        assert seat is not None         # a turn action: someone is to move
-        default = self._base.choose(deal, legal, rng)   # the game's random numbers, as the policy
+        assert seat is not None  # a turn action: someone is to move
+        default = self._base.choose(deal, legal, rng)  # the game's random numbers, as the policy
         if len({option_class(deal, a) for a in legal}) == 1:
             return default
         pick = self._best(deal, seat, "turn", list(legal), default)
-        assert pick is not None         # a turn's options are its legal actions: no hold
+        assert pick is not None  # a turn's options are its legal actions: no hold
         return pick
 
     def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
@@ -168,7 +204,6 @@ class ExpertBot(Bot):
         if not acts:
             return None
         default = self._base.free_action(deal, seat, rng)
-        if (deal.to_move != seat and deal.in_play > 3
-                and all(a.kind in DECLARATIONS for a in acts)):
+        if deal.to_move != seat and deal.in_play > 3 and all(a.kind in DECLARATIONS for a in acts):
             return default
         return self._best(deal, seat, "free", decision_options(deal, seat, "free"), default)

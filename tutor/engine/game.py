@@ -42,18 +42,23 @@ __all__ = ["Game", "DEFAULT_RULESET"]
 #: The ruleset a command, lesson block or study uses when none is named (one default, here).
 DEFAULT_RULESET = "parlett"
 #: The declarations of RULES.md 3.4, before the house rules of 3.6 add ``pair``.
-_DEFAULT_DECLARATIONS = frozenset({Declaration.PRIAL, Declaration.MOURNIVAL,
-                                   Declaration.DEAD_PAIR})
+_DEFAULT_DECLARATIONS = frozenset({Declaration.PRIAL, Declaration.MOURNIVAL, Declaration.DEAD_PAIR})
 #: The declaration each declaring action makes.
-_DECLARED = {"declare_prial": Declaration.PRIAL, "declare_mournival": Declaration.MOURNIVAL,
-             "declare_dead_pair": Declaration.DEAD_PAIR, "declare_pair": Declaration.PAIR}
+_DECLARED = {
+    "declare_prial": Declaration.PRIAL,
+    "declare_mournival": Declaration.MOURNIVAL,
+    "declare_dead_pair": Declaration.DEAD_PAIR,
+    "declare_pair": Declaration.PAIR,
+}
 #: The oversights a laid-down hand makes, and the declarations that could have taken it
 #: (RULES.md 3.6 detail 3).
-_TAKEN_BY = {OversightKind.LAID_DOWN_DEAD_PAIR: frozenset({Declaration.DEAD_PAIR,
-                                                           Declaration.PAIR}),
-             OversightKind.LAID_DOWN_PRIAL: frozenset({Declaration.PRIAL, Declaration.PAIR}),
-             OversightKind.LAID_DOWN_MOURNIVAL: frozenset({Declaration.MOURNIVAL,
-                                                           Declaration.PRIAL, Declaration.PAIR})}
+_TAKEN_BY = {
+    OversightKind.LAID_DOWN_DEAD_PAIR: frozenset({Declaration.DEAD_PAIR, Declaration.PAIR}),
+    OversightKind.LAID_DOWN_PRIAL: frozenset({Declaration.PRIAL, Declaration.PAIR}),
+    OversightKind.LAID_DOWN_MOURNIVAL: frozenset(
+        {Declaration.MOURNIVAL, Declaration.PRIAL, Declaration.PAIR}
+    ),
+}
 
 
 class SettlementRow(Protocol):
@@ -104,15 +109,30 @@ class Game:
     cover, and when a per-count figure (:attr:`count`) is asked of a game without one.
     """
 
-    __slots__ = ("ruleset", "players", "_count", "c11", "c13", "c22", "c31", "free", "any",
-                 "declarations", "default_declarations", "oversights", "ov_dead", "ov_prial",
-                 "ov_mourn", "pays", "split_prial_claimable")
+    __slots__ = (
+        "ruleset",
+        "players",
+        "_count",
+        "c11",
+        "c13",
+        "c22",
+        "c31",
+        "free",
+        "any",
+        "declarations",
+        "default_declarations",
+        "oversights",
+        "ov_dead",
+        "ov_prial",
+        "ov_mourn",
+        "pays",
+        "split_prial_claimable",
+    )
 
     def __init__(self, ruleset: Any, players: int | None = None):
         self.ruleset = ruleset
         self.players = players
-        self._count: PlayerCount | None = (ruleset.count(players) if players is not None
-                                           else None)
+        self._count: PlayerCount | None = ruleset.count(players) if players is not None else None
         caps = ruleset.captures
         #: The deal's switches (RULES.md 3.2, 3.6), read once here rather than at every deal.
         self.c11 = CaptureForm.ONE_FOR_ONE in caps
@@ -152,8 +172,10 @@ class Game:
         """The per-player-count parameters (:class:`~tutor.engine.rulesets.PlayerCount`);
         raises :class:`UsageError` for a game made without a player count."""
         if self._count is None:
-            raise UsageError(f"ruleset {self.ruleset.id}: a player count is needed for its "
-                             "hand, table, antes, bonus and breakeven")
+            raise UsageError(
+                f"ruleset {self.ruleset.id}: a player count is needed for its "
+                "hand, table, antes, bonus and breakeven"
+            )
         return self._count
 
     # -- the deal ----------------------------------------------------------------------------
@@ -173,8 +195,10 @@ class Game:
     def cut_words(self) -> str | None:
         """How a cut finds the first dealer, in two words ("lowest deals", "highest deals"), or
         None where the players choose (RULES.md 3.2 ``first_dealer``)."""
-        return {FirstDealer.LOWEST_CUT: "lowest deals",
-                FirstDealer.HIGHEST_CUT: "highest deals"}.get(self.ruleset.first_dealer)
+        return {
+            FirstDealer.LOWEST_CUT: "lowest deals",
+            FirstDealer.HIGHEST_CUT: "highest deals",
+        }.get(self.ruleset.first_dealer)
 
     @property
     def cut_lowest_deals(self) -> bool:
@@ -290,8 +314,9 @@ class Game:
         """A seat's result as arithmetic on its ``won`` cards ("(won − 8) / 2", "won ÷ 2";
         ``bonus`` adds " + bonus"), or None under pot scoring
         (:func:`~tutor.engine.parameters.settlement_formula`)."""
-        return settlement_formula(self.ruleset.scoring, breakeven=self.count.breakeven,
-                                  won=won, bonus=bonus)
+        return settlement_formula(
+            self.ruleset.scoring, breakeven=self.count.breakeven, won=won, bonus=bonus
+        )
 
     def result_parts(self, row: SettlementRow) -> dict[str, int]:
         """The parts of one seat's result (its net stakes where there are stakes, else its
@@ -307,8 +332,9 @@ class Game:
             if self.settles_by_breakeven:
                 parts.update(leftovers=row.leftovers // 2, set_aside=row.set_aside // 2)
         else:
-            parts.update(leftovers=row.leftovers // 2, set_aside=row.set_aside // 2,
-                         bonus=row.bonus)
+            parts.update(
+                leftovers=row.leftovers // 2, set_aside=row.set_aside // 2, bonus=row.bonus
+            )
         return {k: v for k, v in parts.items() if v}
 
     def working(self, row: SettlementRow) -> str:
@@ -318,16 +344,20 @@ class Game:
         the lie-down payments, where lying down pays)."""
         parts = []
         if row.won != row.won_in_play:
-            parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
-                         f"end = {row.won}")
+            parts.append(
+                f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
+                f"end = {row.won}"
+            )
         if not self.has_stakes:
             formula = settlement_formula(Scoring.PAIRS, won=row.won)
-            assert formula is not None              # None only under pot scoring
-            parts.append(formula + (f" + {row.bonus} bonus" if row.bonus else "")
-                         + f" = {row.points} points")
+            assert formula is not None  # None only under pot scoring
+            parts.append(
+                formula + (f" + {row.bonus} bonus" if row.bonus else "") + f" = {row.points} points"
+            )
             if row.net is not None:
-                parts.append(f"lying down: paid {row.paid}, received {row.received}, "
-                             f"{row.net:+d} stakes")
+                parts.append(
+                    f"lying down: paid {row.paid}, received {row.received}, {row.net:+d} stakes"
+                )
             return "; ".join(parts)
         terms = [f"-{row.ante} ante"]
         if row.paid:
@@ -355,5 +385,10 @@ class Game:
         kind = _DECLARED.get(action.kind)
         if kind is None or action.rank is None:
             raise UsageError(f"{action.kind} is not a declaration")
-        return rule_words("declarations", kind, ranks=RANK_PLURALS[action.rank],
-                          action=action.kind, capital=capital)
+        return rule_words(
+            "declarations",
+            kind,
+            ranks=RANK_PLURALS[action.rank],
+            action=action.kind,
+            capital=capital,
+        )

@@ -45,10 +45,15 @@ def kind_of(mode: int) -> str:
     """What a file of ``mode`` (``st_mode``) is, in words: ``a FIFO``, ``a
     socket``, ``a character device``, ``a block device``, ``a symbolic link``, ``a folder``,
     ``a regular file``."""
-    for test, words in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                        (stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
-                        (stat.S_ISREG, "a regular file")):
+    for test, words in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISREG, "a regular file"),
+    ):
         if test(mode):
             return words
     return "not a file of any known kind"
@@ -75,10 +80,9 @@ def _open(path: str | Path, flags: int, follow_links: bool, mode: int = 0o666) -
     try:
         return os.open(path, flags | _NONBLOCK | _NOCTTY | _CLOEXEC | _BINARY, mode)
     except OSError as exc:
-        if not follow_links and exc.errno in (errno.ELOOP, errno.EMLINK) \
-                and os.path.islink(path):
+        if not follow_links and exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
             raise NotRegularFile(path, "a symbolic link") from None
-        if exc.errno == errno.ENXIO:        # a socket, or a FIFO opened to write with no reader
+        if exc.errno == errno.ENXIO:  # a socket, or a FIFO opened to write with no reader
             try:
                 what = kind_of(os.stat(path).st_mode)
             except OSError:

@@ -33,8 +33,20 @@ from typing import Any
 from tutor.engine.errors import DataError
 from tutor.engine.infile import open_input
 
-__all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "MAX_DEPTH", "MAX_DIGITS", "JSONError", "read_bytes",
-           "decode", "describe", "iter_lines", "lone_surrogate", "loads", "load"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_LINE_BYTES",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "JSONError",
+    "read_bytes",
+    "decode",
+    "describe",
+    "iter_lines",
+    "lone_surrogate",
+    "loads",
+    "load",
+]
 
 #: The largest whole JSON document read, in bytes (a saved match of 1,000 deals is about 6 MB;
 #: a progress export holds about 180,000 answers in this much, at some 370 bytes an answer).
@@ -64,15 +76,20 @@ def describe(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-
 class JSONError(DataError):
     """A JSON file or text that cannot be read within the limits.  ``reason`` says why without
     the file's name; ``line`` and ``column`` (1-based) where the problem is, when known;
     ``more`` is true when the text began with a whole JSON value and went on after it (JSON
     Lines, say)."""
 
-    def __init__(self, message: str, reason: str | None = None, line: int | None = None,
-                 column: int | None = None, more: bool = False):
+    def __init__(
+        self,
+        message: str,
+        reason: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        more: bool = False,
+    ):
         super().__init__(message)
         self.reason = reason if reason is not None else message
         self.line = line
@@ -102,8 +119,10 @@ def read_bytes(path: str | Path, display: str | None = None, limit: int = MAX_BY
         reason = f"cannot be read ({exc.strerror or exc})"
         raise JSONError(f"{name}: {reason}", reason) from None
     if len(data) > limit:
-        reason = (f"larger than {_size(limit)}, more than any file of this program; "
-                  "check that it is the file you meant")
+        reason = (
+            f"larger than {_size(limit)}, more than any file of this program; "
+            "check that it is the file you meant"
+        )
         raise JSONError(f"{name}: {reason}", reason)
     return data
 
@@ -116,14 +135,14 @@ def decode(data: bytes, display: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        reason = (f"not UTF-8 text: byte 0x{data[exc.start]:02X} at line {line} column "
-                  f"{column}")
+        reason = f"not UTF-8 text: byte 0x{data[exc.start]:02X} at line {line} column {column}"
         raise JSONError(f"{display}: {reason}", reason, line, column) from None
     return text.removeprefix("\ufeff")
 
 
-def iter_lines(path: str | Path, display: str | None = None,
-               limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes]]:
+def iter_lines(
+    path: str | Path, display: str | None = None, limit: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, line)`` for every line of ``path`` (bytes, the line end dropped),
     reading one line at a time, so a file of any length takes bounded memory.
 
@@ -132,7 +151,7 @@ def iter_lines(path: str | Path, display: str | None = None,
     such as ``/dev/zero``, is refused at once)."""
     name = display if display is not None else str(path)
     try:
-        fh = open_input(path)      # closed below, also when the caller stops early
+        fh = open_input(path)  # closed below, also when the caller stops early
     except OSError as exc:
         reason = f"cannot be read ({exc.strerror or exc})"
         raise JSONError(f"{name}: {reason}", reason) from None
@@ -148,8 +167,10 @@ def iter_lines(path: str | Path, display: str | None = None,
                 return
             lineno += 1
             if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
-                reason = (f"line {lineno} is longer than {_size(limit)}, more than any record "
-                          "needs; check that it is the file you meant")
+                reason = (
+                    f"line {lineno} is longer than {_size(limit)}, more than any record "
+                    "needs; check that it is the file you meant"
+                )
                 raise JSONError(f"{name}:{lineno}: {reason}", reason, lineno)
             yield lineno, line.rstrip(b"\r\n")
 
@@ -220,8 +241,9 @@ def lone_surrogate(value: object, text: str | None = None) -> bool:
     return False
 
 
-def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH,
-          what: str = "a value") -> object:
+def loads(
+    text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH, what: str = "a value"
+) -> object:
     """Parse one JSON text within the limits (see the module docstring).
 
     ``max_digits`` is the most digits a whole number may have (a decimal number at most
@@ -230,36 +252,50 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
     ``not JSON: Expecting value at line 3 column 5`` or ``a number of 400 digits (no field of a
     deal record needs more than 30)``, with ``line`` and ``column`` where the parser stopped.
     """
+
     def parse_int(digits: str) -> int:
         n = len(digits.lstrip("-"))
         if n > max_digits:
-            raise _Refused(f"a number of {n} digits (no field of {what} needs more than "
-                           f"{max_digits})")
+            raise _Refused(
+                f"a number of {n} digits (no field of {what} needs more than {max_digits})"
+            )
         return int(digits)
 
     def parse_float(digits: str) -> float:
         if len(digits) > max_digits + 70:
-            raise _Refused(f"a number of {len(digits)} characters (no field of {what} needs so "
-                           "many)")
+            raise _Refused(
+                f"a number of {len(digits)} characters (no field of {what} needs so many)"
+            )
         return float(digits)
 
     try:
-        value = json.loads(text, parse_int=parse_int, parse_float=parse_float,
-                           parse_constant=_constant, object_pairs_hook=_object)
+        value = json.loads(
+            text,
+            parse_int=parse_int,
+            parse_float=parse_float,
+            parse_constant=_constant,
+            object_pairs_hook=_object,
+        )
     except json.JSONDecodeError as exc:
-        where = (f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 or "\n" in text
-                 else f"column {exc.colno}")
-        if not text[exc.pos:].strip() or exc.msg.startswith("Unterminated string"):
+        where = (
+            f"line {exc.lineno} column {exc.colno}"
+            if exc.lineno > 1 or "\n" in text
+            else f"column {exc.colno}"
+        )
+        if not text[exc.pos :].strip() or exc.msg.startswith("Unterminated string"):
             end = len(text.rstrip())
             lineno = text.count("\n", 0, end) + 1
             colno = end - (text.rfind("\n", 0, end) + 1) + 1
-            reason = (f"not JSON: the text ends at line {lineno} column {colno} before the "
-                      "JSON does (was the file cut short?)")
+            reason = (
+                f"not JSON: the text ends at line {lineno} column {colno} before the "
+                "JSON does (was the file cut short?)"
+            )
             raise JSONError(reason, reason, lineno, colno) from None
         msg = exc.msg.removesuffix(" at")
         reason = f"not JSON: {msg} at {where}"
-        raise JSONError(reason, reason, exc.lineno, exc.colno,
-                        more=exc.msg == "Extra data") from None
+        raise JSONError(
+            reason, reason, exc.lineno, exc.colno, more=exc.msg == "Extra data"
+        ) from None
     except _Refused as exc:
         reason = f"not {what}: {exc}"
         raise JSONError(reason, reason) from None
@@ -275,9 +311,15 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
     return value
 
 
-def load(path: str | Path, display: str | None = None, *, limit: int = MAX_BYTES,
-         max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH,
-         what: str = "a value") -> object:
+def load(
+    path: str | Path,
+    display: str | None = None,
+    *,
+    limit: int = MAX_BYTES,
+    max_digits: int = MAX_DIGITS,
+    max_depth: int = MAX_DEPTH,
+    what: str = "a value",
+) -> object:
     """The JSON document in ``path``: :func:`read_bytes` (at most ``limit`` bytes), UTF-8
     (:func:`decode`) and :func:`loads`.  Raises :class:`JSONError` ``NAME: reason`` (one line)
     for anything that keeps it from being read whole."""

@@ -35,12 +35,25 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:                     # not POSIX: a lock file's age stands for the lock
-    fcntl = None    # type: ignore[assignment]  # None stands for the module's absence
+except ImportError:  # not POSIX: a lock file's age stands for the lock
+    fcntl = None  # type: ignore[assignment]  # None stands for the module's absence
 
-__all__ = ["COMPILE_SECONDS", "ENTRIES", "ENV_PURE", "announce", "compiling", "failed",
-           "mark", "numba_here", "on_compiling", "ready", "release", "start", "stamp",
-           "wait_for_others"]
+__all__ = [
+    "COMPILE_SECONDS",
+    "ENTRIES",
+    "ENV_PURE",
+    "announce",
+    "compiling",
+    "failed",
+    "mark",
+    "numba_here",
+    "on_compiling",
+    "ready",
+    "release",
+    "start",
+    "stamp",
+    "wait_for_others",
+]
 
 #: Set this environment variable (to any non-empty value) to run every analysis on the pure
 #: engine, without the compiled kernel (nothing is compiled either).
@@ -57,9 +70,9 @@ _STALE_SECONDS = 600
 _RETRY_SECONDS = 86400
 
 _SOURCES = ("kernel.py", "kernel_random.py", "kernel_rules.py")
-_ready_seen: set[tuple[str, str]] = set()   # (folder, entry point) found compiled here
-_numba: bool | None = None              # numba importable (looked up once)
-_notice = None                          # told the seconds left, once: on_compiling
+_ready_seen: set[tuple[str, str]] = set()  # (folder, entry point) found compiled here
+_numba: bool | None = None  # numba importable (looked up once)
+_notice = None  # told the seconds left, once: on_compiling
 _announced = False
 
 
@@ -71,6 +84,7 @@ def numba_here() -> bool:
         return False
     if _numba is None:
         import importlib.util
+
         try:
             _numba = importlib.util.find_spec("numba") is not None
         except (ImportError, ValueError):
@@ -83,10 +97,11 @@ def _folder() -> Path:
     if where:
         return Path(where)
     from platformdirs import user_cache_dir
+
     return Path(user_cache_dir("laugh-and-lie-down"))
 
 
-_keys: list[str] = []                   # the key, worked out once a process
+_keys: list[str] = []  # the key, worked out once a process
 
 
 def _key() -> str:
@@ -99,6 +114,7 @@ def _key() -> str:
 
 def _work_out_key() -> str:
     import importlib.util
+
     here = Path(__file__).with_name("analysis")
     h = hashlib.sha256()
     for name in _SOURCES:
@@ -134,6 +150,7 @@ def failed(why: str) -> None:
     """Note that a compilation failed (``why``): none is started again for a day."""
     try:
         from tutor.engine.atomic import write_atomic
+
         write_atomic(_failed_path(), why[:2000] + "\n")
     except OSError:
         pass
@@ -149,6 +166,7 @@ def _failed_lately() -> bool:
 def _listed() -> dict[str, str]:
     """The entry points the stamp lists, with their cache index files (empty: no stamp)."""
     from tutor.engine.infile import open_input
+
     try:
         with open_input(stamp()) as fh:
             text = fh.read(65536).decode("utf-8", "replace")
@@ -183,8 +201,12 @@ def mark(indexes: dict[str, str], seconds: float | None = None) -> None:
         path = stamp()
         path.parent.mkdir(parents=True, exist_ok=True)
         from tutor.engine.atomic import write_atomic
-        write_atomic(path, "the analysis kernel is compiled and cached in:\n"
-                     + "".join(f"{name} {p}\n" for name, p in indexes.items()))
+
+        write_atomic(
+            path,
+            "the analysis kernel is compiled and cached in:\n"
+            + "".join(f"{name} {p}\n" for name, p in indexes.items()),
+        )
         if seconds is not None:
             write_atomic(_seconds_path(), f"{seconds:.1f}\n")
     except OSError:
@@ -193,6 +215,7 @@ def mark(indexes: dict[str, str], seconds: float | None = None) -> None:
 
 def _expected() -> float:
     from tutor.engine.infile import open_input
+
     try:
         with open_input(_seconds_path()) as fh:
             value = float(fh.read(64).decode("ascii", "replace").strip())
@@ -213,6 +236,7 @@ def compiling() -> float | None:
         return None
     try:
         import stat as _stat
+
         if not _stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         if fcntl is not None:
@@ -253,7 +277,7 @@ def _cpu_seconds(pid: int) -> float | None:
     """Processor seconds process ``pid`` has used (user and system), from ``/proc``; None where
     that cannot be read."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:         # a file of the kernel's: no FIFO
+        with open(f"/proc/{pid}/stat", "rb") as fh:  # a file of the kernel's: no FIFO
             fields = fh.read(4096).rsplit(b")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
@@ -304,25 +328,37 @@ def _spawn() -> bool:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                return False                    # another process compiles it now
+                return False  # another process compiles it now
         elif time.time() - os.fstat(fd).st_mtime < _STALE_SECONDS and os.fstat(fd).st_size:
             return False
-        if ready(ENTRIES):                      # finished while this looked
+        if ready(ENTRIES):  # finished while this looked
             return False
         began = time.time()
         root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, LAUGH_KERNEL_LOCK_FD=str(fd), PYTHONPATH=os.pathsep.join(
-            [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        code = ("from tutor.engine.analysis import fast; fast.compile_in_background()")
-        child = subprocess.Popen([sys.executable, "-c", code, str(path)], env=env, cwd=root,
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL, start_new_session=True,
-                                 pass_fds=(fd,), close_fds=True)
+        env = dict(
+            os.environ,
+            LAUGH_KERNEL_LOCK_FD=str(fd),
+            PYTHONPATH=os.pathsep.join(
+                [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+            ),
+        )
+        code = "from tutor.engine.analysis import fast; fast.compile_in_background()"
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, str(path)],
+            env=env,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            pass_fds=(fd,),
+            close_fds=True,
+        )
         # when it began, and which process it is
         _rewrite(fd, f"{began:.3f} {child.pid}\n")
         return True
     finally:
-        os.close(fd)                            # the child's copy holds the lock
+        os.close(fd)  # the child's copy holds the lock
 
 
 def _rewrite(fd: int, text: str) -> None:

@@ -26,13 +26,19 @@ from tutor.engine.race import Reaction
 from tutor.engine.seats import SEAT_NAMES
 from tutor.engine.seats import seat_names as _seat_names
 
-__all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "claimants", "level", "make_opponents",
-           "SEAT_NAMES"]
+__all__ = [
+    "EXPERT_SAMPLES",
+    "LEVELS",
+    "Level",
+    "claimants",
+    "level",
+    "make_opponents",
+    "SEAT_NAMES",
+]
 
 #: The expert level's budget: determinizations per decision (the budget of the strength figures
 #: in benchmarks/bench_expert.py: :data:`tutor.engine.expert.SAMPLES`).
 EXPERT_SAMPLES = SAMPLES
-
 
 
 @dataclass(frozen=True)
@@ -62,21 +68,45 @@ class Level:
         return bot
 
 
-LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("beginner", "willughby", 0.35, (2.0, 4.0),
-          "careless beginners: an oversight at a third of their chances, slow to claim"),
-    Level("casual", "willughby", 0.15, (1.4, 2.8),
-          "casual players: an occasional oversight, unhurried claims"),
-    Level("club", "willughby", 0.0, (0.9, 1.8),
-          "club players: Willughby's advice, no oversights, claims in a second or two"),
-    Level("expert", "expert", 0.0, (0.5, 1.1),
-          "experts: every move weighed by playing it out, never an oversight, quick to claim"),
-)}
+LEVELS: dict[str, Level] = {
+    lv.name: lv
+    for lv in (
+        Level(
+            "beginner",
+            "willughby",
+            0.35,
+            (2.0, 4.0),
+            "careless beginners: an oversight at a third of their chances, slow to claim",
+        ),
+        Level(
+            "casual",
+            "willughby",
+            0.15,
+            (1.4, 2.8),
+            "casual players: an occasional oversight, unhurried claims",
+        ),
+        Level(
+            "club",
+            "willughby",
+            0.0,
+            (0.9, 1.8),
+            "club players: Willughby's advice, no oversights, claims in a second or two",
+        ),
+        Level(
+            "expert",
+            "expert",
+            0.0,
+            (0.5, 1.1),
+            "experts: every move weighed by playing it out, never an oversight, quick to claim",
+        ),
+    )
+}
 
 
 def level(name: str) -> Level:
     """The level called ``name``; raises :class:`UsageError` listing the levels."""
     from tutor.engine.names import find_name
+
     return LEVELS[find_name(name, LEVELS, "level")]
 
 
@@ -92,6 +122,6 @@ def claimants(lv: Level, players: int, seat: int) -> dict[int, Reaction]:
 
 
 def seat_names(players: int, seat: int) -> list[str]:
-    """"You" at ``seat``; the computer players named in order to its left
+    """ "You" at ``seat``; the computer players named in order to its left
     (:func:`tutor.engine.seats.seat_names`, ``named``)."""
     return _seat_names(players, seat, style="named")

@@ -10,14 +10,21 @@ from __future__ import annotations
 
 from tutor.engine.errors import NotationError
 
-__all__ = ["MAX_SEED", "MAX_ID_SEED", "MAX_MATCH_DEALS", "MAX_SIMULATED_DEALS", "MAX_RECORDED_DEALS",
-           "whole_number", "seed_number"]
+__all__ = [
+    "MAX_SEED",
+    "MAX_ID_SEED",
+    "MAX_MATCH_DEALS",
+    "MAX_SIMULATED_DEALS",
+    "MAX_RECORDED_DEALS",
+    "whole_number",
+    "seed_number",
+]
 
 #: The largest seed (18 digits): a seed plus any search offset still fits a 64-bit integer.
-MAX_SEED = 10 ** 18 - 1
+MAX_SEED = 10**18 - 1
 #: The largest seed a puzzle id may carry: a seed searched onward from :data:`MAX_SEED` stays
 #: below it, and SQLite stores it (a 64-bit integer).
-MAX_ID_SEED = 2 ** 63 - 1
+MAX_ID_SEED = 2**63 - 1
 #: The most deals a match may plan (a match is played and saved deal by deal).
 MAX_MATCH_DEALS = 1000
 #: The most deals one ``laugh simulate`` study may play.
@@ -45,11 +52,13 @@ def whole_number(text: str, low: int, high: int, what: str = "a whole number") -
     big = len(digits.lstrip("0")) > longest
     value = 0 if big else int(t)
     if (big and t.startswith("-")) or (not big and value < low):
-        raise NotationError(f"{shown!r} is too small: {what} must be at least {low:,} (from "
-                            f"{low:,} to {high:,})")
+        raise NotationError(
+            f"{shown!r} is too small: {what} must be at least {low:,} (from {low:,} to {high:,})"
+        )
     if big or value > high:
-        raise NotationError(f"{shown!r} is too large: {what} must be at most {high:,} (from "
-                            f"{low:,} to {high:,})")
+        raise NotationError(
+            f"{shown!r} is too large: {what} must be at most {high:,} (from {low:,} to {high:,})"
+        )
     return value
 
 
@@ -58,6 +67,8 @@ def seed_number(text: str) -> int:
     digits alone (a seed is copied, never typed as an answer: ``" 5"`` is refused, as a seed
     with a space in it would name another deal to whoever copies it)."""
     if str(text) != str(text).strip():
-        raise NotationError(f"{str(text)[:20]!r} has spaces around it; a seed is a whole number "
-                            f"from 0 to {MAX_SEED:,}, digits alone")
+        raise NotationError(
+            f"{str(text)[:20]!r} has spaces around it; a seed is a whole number "
+            f"from 0 to {MAX_SEED:,}, digits alone"
+        )
     return whole_number(text, 0, MAX_SEED, "a seed")

@@ -42,8 +42,9 @@ class Cut:
     cards: dict[int, int]
 
 
-def first_dealer(ruleset: Ruleset, players: int, rng: random.Random,
-                 chosen: int | None = None) -> tuple[int, list[Cut]]:
+def first_dealer(
+    ruleset: Ruleset, players: int, rng: random.Random, chosen: int | None = None
+) -> tuple[int, list[Cut]]:
     """Find the first dealer by the ruleset's ``first_dealer`` rule.
 
     ``lowest_cut``: each player cuts a card, the lowest rank (ace low) deals; ``highest_cut``: the
@@ -103,8 +104,9 @@ class Plan(Sequence[Game]):
     format, rounds of ``per_round`` games whose first ``practice`` games are not scored.
     Indexing and slicing work as on a list (a slice is a list of games)."""
 
-    def __init__(self, players: int, first: int, total: int, per_round: int | None = None,
-                 practice: int = 0):
+    def __init__(
+        self, players: int, first: int, total: int, per_round: int | None = None, practice: int = 0
+    ):
         self.players = players
         self.first = first
         self.total = total
@@ -129,8 +131,7 @@ class Plan(Sequence[Game]):
         dealer = (self.first + k) % self.players
         if self.per_round is None:
             return Game(k, dealer, False, None, None)
-        return Game(k, dealer, k < self.practice, k // self.per_round + 1,
-                    k % self.per_round + 1)
+        return Game(k, dealer, k < self.practice, k // self.per_round + 1, k % self.per_round + 1)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
@@ -153,8 +154,10 @@ def plan_games(ruleset: Ruleset, players: int, first: int, deals: int | None = N
     if fmt:
         total = fmt["rounds"] * fmt["games"]
         if deals not in (None, total):
-            raise UsageError(f"a {ruleset.id} match is {fmt['rounds']} rounds of {fmt['games']} "
-                             f"games ({total} deals), not {deals}")
+            raise UsageError(
+                f"a {ruleset.id} match is {fmt['rounds']} rounds of {fmt['games']} "
+                f"games ({total} deals), not {deals}"
+            )
         return Plan(players, first, total, fmt["games"], fmt.get("practice", 0))
     deals = players if deals is None else deals
     if isinstance(deals, bool) or not isinstance(deals, int):
@@ -188,25 +191,44 @@ class Match:
     meta: dict[str, Any] = field(default_factory=dict)
     #: The records of finished deals already written out, with the deal each is of: a match
     #: saved after every deal converts only its new deal (a finished deal does not change).
-    _records: list[tuple[Deal, dict[str, Any], str]] = field(default_factory=list, init=False,
-                                                             repr=False, compare=False)
+    _records: list[tuple[Deal, dict[str, Any], str]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not self.totals:
             self.totals = [0] * self.players
         if not self.games:
-            self.games = plan_games(self.ruleset, self.players, self.first,
-                                    None if self.ruleset.match_format else self.players)
+            self.games = plan_games(
+                self.ruleset,
+                self.players,
+                self.first,
+                None if self.ruleset.match_format else self.players,
+            )
 
     @classmethod
-    def start(cls, ruleset: Ruleset, players: int, seed: int | str, deals: int | None = None,
-              chosen: int | None = None, meta: dict[str, Any] | None = None) -> Match:
+    def start(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        seed: int | str,
+        deals: int | None = None,
+        chosen: int | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Match:
         """A new match: the first dealer by the ruleset's rule (the cut drawn from ``seed``),
         and its games (:func:`plan_games`)."""
         ruleset.count(players)
         first, cuts = first_dealer(ruleset, players, random.Random(f"{seed}:cut"), chosen)
-        return cls(ruleset, players, first, games=plan_games(ruleset, players, first, deals),
-                   seed=seed, cuts=cuts, meta=dict(meta or {}))
+        return cls(
+            ruleset,
+            players,
+            first,
+            games=plan_games(ruleset, players, first, deals),
+            seed=seed,
+            cuts=cuts,
+            meta=dict(meta or {}),
+        )
 
     def dealer_of(self, k: int) -> int:
         """The dealer of the ``k``-th deal (0-based): the deal passes left each time."""
@@ -281,7 +303,7 @@ class Match:
         exactly), each finished deal's record encoded once however often the match is saved."""
         head = dict(self.to_json(), deals=[])
         text = json.dumps(head, ensure_ascii=False)
-        if not text.endswith("[]}"):                # "deals" is the last key
+        if not text.endswith("[]}"):  # "deals" is the last key
             raise AssertionError("a saved match ends with its deals")
         return text[:-3] + "[" + ", ".join(t for _, _, t in self._cached()) + "]}"
 
@@ -299,7 +321,7 @@ class Match:
             del cache[i:]
             r = to_record(d)
             cache.append((d, r, json.dumps(r, ensure_ascii=False)))
-        del cache[len(self.deals):]
+        del cache[len(self.deals) :]
         return cache
 
     @classmethod
@@ -313,6 +335,7 @@ class Match:
         Raises :class:`~tutor.engine.errors.RecordError` whose message is one line naming the
         key (``deals_planned: must be a whole number from 1 to 1,000, got '6'``)."""
         from tutor.engine._record_json import read_match  # pydantic: only when a match is read
+
         saved = read_match(obj)
         rid = saved.ruleset
         if rid not in rulesets:
@@ -338,8 +361,9 @@ class Match:
         except UsageError as exc:
             raise RecordError(f"deals_planned: {exc}") from None
         if len(games) != planned:
-            raise RecordError(f"deals_planned: a {rid} match plans {len(games)} deals, not "
-                              f"{planned}")
+            raise RecordError(
+                f"deals_planned: a {rid} match plans {len(games)} deals, not {planned}"
+            )
         meta = dict(saved.meta)
         records = saved.deals
         if len(records) > len(games):
@@ -351,11 +375,14 @@ class Match:
             except RecordError as exc:
                 raise RecordError(f"deals: deal {k + 1}: {exc}") from None
             if deal.ruleset is not rs or deal.n != players:
-                raise RecordError(f"deals: deal {k + 1}: a deal of {deal.ruleset.id} for "
-                                  f"{deal.n} players in a match of {rid} for {players}")
+                raise RecordError(
+                    f"deals: deal {k + 1}: a deal of {deal.ruleset.id} for "
+                    f"{deal.n} players in a match of {rid} for {players}"
+                )
             if not deal.is_terminal():
-                raise RecordError(f"deals: deal {k + 1}: unfinished (a match keeps finished "
-                                  "deals only)")
+                raise RecordError(
+                    f"deals: deal {k + 1}: unfinished (a match keeps finished deals only)"
+                )
             expect = m.new_deal()
             if deal.pack != expect.pack or deal.dealer != expect.dealer:
                 raise RecordError(f"deals: deal {k + 1}: not the deal this match's seed deals")

@@ -29,8 +29,18 @@ from tutor.engine.errors import DataError, LaughError
 from tutor.engine.jsonfile import describe
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Listed", "Model", "describe", "first_error", "key_path", "listed", "problem", "refusal",
-           "validate", "whole_number"]
+__all__ = [
+    "Listed",
+    "Model",
+    "describe",
+    "first_error",
+    "key_path",
+    "listed",
+    "problem",
+    "refusal",
+    "validate",
+    "whole_number",
+]
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -56,11 +66,14 @@ def whole_number(low: int, high: int) -> Callable[[object], int]:
     """A plain validator for a whole number from ``low`` to ``high`` (not a boolean, a float or
     text), refusing with the range and the value given: ``must be a whole number from 1 to
     1,000, got '6'``.  Use as ``Annotated[int, PlainValidator(whole_number(1, 1_000))]``."""
+
     def check(value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"must be a whole number from {low:,} to {high:,}, got "
-                             f"{describe(value)}")
+            raise ValueError(
+                f"must be a whole number from {low:,} to {high:,}, got {describe(value)}"
+            )
         return value
+
     return check
 
 
@@ -120,14 +133,15 @@ def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | s
     elif kind in ("too_short", "string_too_short") and err.get("ctx", {}).get("min_length") == 1:
         message = "must not be empty"
     elif kind in _BOUNDS and "ctx" in err:
-        message = _BOUNDS[kind].format(**{k: f"{v:g}" if isinstance(v, float) else v
-                                          for k, v in err["ctx"].items()})
+        message = _BOUNDS[kind].format(
+            **{k: f"{v:g}" if isinstance(v, float) else v for k, v in err["ctx"].items()}
+        )
         message = message.replace(" 1 entries", " 1 entry").replace(" 1 characters", " 1 character")
     else:
         message = " ".join(str(err["msg"]).split())
         for lead in ("Value error, ", "Assertion failed, "):
             if message.startswith(lead):
-                message = message[len(lead):]
+                message = message[len(lead) :]
     if given and (kind in _TYPES or kind in _BOUNDS):
         message += f", got {describe(err['input'])}"
     return loc, message
@@ -149,9 +163,17 @@ def _internal(part: str) -> bool:
     return "[" in part or part in {"int", "str", "float", "bool"}
 
 
-def validate(model: type[M], value: object, *, doc: Document | None = None, where: str = "",
-             error: type[LaughError] = DataError, context: object = None, given: bool = False,
-             at: tuple[int | str, ...] = ()) -> M:
+def validate(
+    model: type[M],
+    value: object,
+    *,
+    doc: Document | None = None,
+    where: str = "",
+    error: type[LaughError] = DataError,
+    context: object = None,
+    given: bool = False,
+    at: tuple[int | str, ...] = (),
+) -> M:
     """``value`` checked and built as ``model``.
 
     ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault, and
@@ -173,16 +195,21 @@ def validate(model: type[M], value: object, *, doc: Document | None = None, wher
             raise error(": ".join(p for p in (where, path, message) if p)) from None
         kind = first_error(exc)["type"]
         if kind == "extra_forbidden":
-            keys = _keys_at(model, loc[len(at):-1])
+            keys = _keys_at(model, loc[len(at) : -1])
             message += f" (keys: {', '.join(keys)})" if keys else ""
         elif kind in ("model_type", "model_attributes_type"):
-            keys = _keys_at(model, loc[len(at):])
+            keys = _keys_at(model, loc[len(at) :])
             message = f"must be a mapping of keys ({', '.join(keys)})" if keys else message
         raise refusal(doc, message, *loc, error=error) from None
 
 
-def refusal(doc: Document, message: str, *keys: int | str,
-            error: type[LaughError] = DataError, line: int | None = None) -> LaughError:
+def refusal(
+    doc: Document,
+    message: str,
+    *keys: int | str,
+    error: type[LaughError] = DataError,
+    line: int | None = None,
+) -> LaughError:
     """``error`` with the line ``FILE:LINE: KEY.PATH: message`` for the value at ``keys`` of
     ``doc`` (the line of that key, else of the nearest enclosing one, unless ``line`` is
     given): the one form of a refusal a model's checks cannot make, a rule across keys checked

@@ -46,11 +46,12 @@ def nearest(text: str, names: Iterable[str], n: int = 3) -> list[str]:
 
 def _said(text: str) -> str:
     text = " ".join(str(text).split())
-    return text if len(text) <= _SAID else text[:_SAID - 1] + "…"
+    return text if len(text) <= _SAID else text[: _SAID - 1] + "…"
 
 
-def unknown(text: str, names: Iterable[str], what: str, listing: str | None = None,
-            more: str = "") -> UsageError:
+def unknown(
+    text: str, names: Iterable[str], what: str, listing: str | None = None, more: str = ""
+) -> UsageError:
     """The :class:`UsageError` for ``text``, which names none of ``names``: ``unknown WHAT
     'TEXT'; did you mean A or B? (WHATs: ...)``.  ``listing`` replaces the list of every name
     (a command that lists them, say); ``more`` is added at the end."""

@@ -89,11 +89,11 @@ class Observation:
 
     def turn_moves(self) -> tuple[Action, ...]:
         """The seat's turn actions now (empty when it is not to move)."""
-        return self.moves[:self.turn_count]
+        return self.moves[: self.turn_count]
 
     def free_moves(self) -> tuple[Action, ...]:
         """The seat's free declarations and taking of a table mournival now."""
-        return self.moves[self.turn_count:]
+        return self.moves[self.turn_count :]
 
     # -- counting (RULES.md 8): what the seat can work out from what it sees --------------------
 
@@ -135,8 +135,14 @@ class Observation:
         """Where the four cards of ``rank`` are, as this seat sees them
         (:class:`~tutor.engine.deal.RankCount`)."""
         table, hand, aside, _, per = self._ranks
-        return RankCount(rank, table[rank], hand[rank], tuple(p[rank] for p in per),
-                         aside[rank], self.unseen[rank])
+        return RankCount(
+            rank,
+            table[rank],
+            hand[rank],
+            tuple(p[rank] for p in per),
+            aside[rank],
+            self.unseen[rank],
+        )
 
     def visible_cards(self) -> frozenset[int]:
         """Every card named anywhere in this observation (hand, table, piles, actions, result)."""
@@ -161,13 +167,22 @@ class Observation:
         there are in all."""
         since = max(0, min(since, len(self.history)))
         return {
-            "ruleset": self.ruleset, "players": self.players, "dealer": self.dealer,
-            "seat": self.seat, "phase": self.phase, "started": self.started,
-            "to_move": self.to_move, "turn_captures": self.turn_captures,
-            "hand": codes(self.hand), "table": codes(self.table),
-            "won": [codes(w) for w in self.won], "set_aside": codes(self.set_aside),
-            "hand_sizes": list(self.hand_sizes), "out": list(self.out),
-            "history_from": since, "actions": len(self.history),
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "dealer": self.dealer,
+            "seat": self.seat,
+            "phase": self.phase,
+            "started": self.started,
+            "to_move": self.to_move,
+            "turn_captures": self.turn_captures,
+            "hand": codes(self.hand),
+            "table": codes(self.table),
+            "won": [codes(w) for w in self.won],
+            "set_aside": codes(self.set_aside),
+            "hand_sizes": list(self.hand_sizes),
+            "out": list(self.out),
+            "history_from": since,
+            "actions": len(self.history),
             "history": [action_to_json(a) for a in self.history[since:]],
             "pot": self.pot,
             "payments": [[p, "pot" if q is None else q, s] for p, q, s in self.payments],
@@ -186,6 +201,7 @@ class Observation:
         (``players: must be at most 52``)."""
         from tutor.engine._observation_json import ObservationIn  # pydantic: only when read
         from tutor.engine.models import validate
+
         o = validate(ObservationIn, obj, error=RecordError)
         n = o.players
         for key, seat in (("dealer", o.dealer), ("seat", o.seat), ("to_move", o.to_move)):
@@ -197,15 +213,30 @@ class Observation:
             raise RecordError(f"turn_count: more than the {len(o.moves)} moves given")
         start = o.history_from
         hist = tuple(earlier[:start]) + tuple(
-            action_from_json(a, start + i) for i, a in enumerate(o.history))
+            action_from_json(a, start + i) for i, a in enumerate(o.history)
+        )
         return cls(
-            ruleset=o.ruleset, players=n, dealer=o.dealer, seat=o.seat, phase=o.phase,
-            started=o.started, to_move=o.to_move, turn_captures=o.turn_captures,
-            hand=o.hand, table=o.table, won=tuple(o.won), set_aside=o.set_aside,
-            hand_sizes=tuple(o.hand_sizes), out=tuple(o.out), history=hist, pot=o.pot,
+            ruleset=o.ruleset,
+            players=n,
+            dealer=o.dealer,
+            seat=o.seat,
+            phase=o.phase,
+            started=o.started,
+            to_move=o.to_move,
+            turn_captures=o.turn_captures,
+            hand=o.hand,
+            table=o.table,
+            won=tuple(o.won),
+            set_aside=o.set_aside,
+            hand_sizes=tuple(o.hand_sizes),
+            out=tuple(o.out),
+            history=hist,
+            pot=o.pot,
             payments=tuple((p, None if q == "pot" else q, s) for p, q, s in o.payments),
             moves=tuple(action_from_json(a, i) for i, a in enumerate(o.moves)),
-            result=o.result, turn_count=o.turn_count)
+            result=o.result,
+            turn_count=o.turn_count,
+        )
 
 
 def _moves(deal: Deal, seat: int) -> tuple[tuple[Action, ...], int]:
@@ -236,16 +267,27 @@ def _build(deal: Deal, seat: int | None) -> Observation:
     over = deal.phase == OVER
     moves, turns = _moves(deal, seat) if seat is not None else ((), 0)
     return Observation(
-        ruleset=deal.ruleset.id, players=deal.n, dealer=deal.dealer, seat=seat,
-        phase=deal.phase, started=deal.started, to_move=None if over else deal.to_move,
+        ruleset=deal.ruleset.id,
+        players=deal.n,
+        dealer=deal.dealer,
+        seat=seat,
+        phase=deal.phase,
+        started=deal.started,
+        to_move=None if over else deal.to_move,
         turn_captures=deal.turn_captures,
         hand=deal.hand(seat) if seat is not None else (),
         table=deal.table_cards(),
-        won=tuple(deal.won_cards(q) for q in range(deal.n)), set_aside=deal.set_aside(),
+        won=tuple(deal.won_cards(q) for q in range(deal.n)),
+        set_aside=deal.set_aside(),
         hand_sizes=tuple(h.bit_count() for h in deal.hands),
-        out=tuple(not h for h in deal.hands), history=tuple(deal.history),
-        pot=deal.pot, payments=tuple(deal.payments),
-        moves=moves, result=result_to_json(deal) if over else None, turn_count=turns)
+        out=tuple(not h for h in deal.hands),
+        history=tuple(deal.history),
+        pot=deal.pot,
+        payments=tuple(deal.payments),
+        moves=moves,
+        result=result_to_json(deal) if over else None,
+        turn_count=turns,
+    )
 
 
 def hidden_cards(deal: Deal, seat: int | None) -> frozenset[int]:

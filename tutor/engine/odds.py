@@ -68,8 +68,16 @@ class DealOdds:
 def deal_odds(ruleset: Ruleset, players: int) -> DealOdds:
     """The exact odds for ``ruleset`` with ``players`` (raises ``KeyError`` if not covered)."""
     pc = ruleset.count(players)
-    return DealOdds(ruleset.id, players, pc.hand, pc.table, p_mournival(pc.table),
-                    p_prial(pc.hand), p_mournival(pc.hand), p_prial_or_better(pc.hand))
+    return DealOdds(
+        ruleset.id,
+        players,
+        pc.hand,
+        pc.table,
+        p_mournival(pc.table),
+        p_prial(pc.hand),
+        p_mournival(pc.hand),
+        p_prial_or_better(pc.hand),
+    )
 
 
 def percent(p: Fraction, digits: int = 2) -> str:

@@ -22,8 +22,15 @@ from pathlib import Path
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import LaughError
 
-__all__ = ["CannotWrite", "check_output", "cannot_write", "folder_problem", "not_saved",
-           "unsaved", "write_text"]
+__all__ = [
+    "CannotWrite",
+    "check_output",
+    "cannot_write",
+    "folder_problem",
+    "not_saved",
+    "unsaved",
+    "write_text",
+]
 
 _unsaved: list[tuple[str, bool]] = []
 
@@ -41,8 +48,10 @@ def _why(path: Path) -> str | None:
     if not folder.exists():
         above = next((a for a in folder.parents if a.exists()), None)
         if above is not None and (not above.is_dir() or not os.access(above, os.W_OK | os.X_OK)):
-            return (f"the folder {folder} does not exist and cannot be created: {above} is not "
-                    "writable (permission denied); choose another file")
+            return (
+                f"the folder {folder} does not exist and cannot be created: {above} is not "
+                "writable (permission denied); choose another file"
+            )
         return f"the folder {folder} does not exist; create it or choose another file"
     if not folder.is_dir():
         return f"{folder} is not a folder; choose another file"
@@ -99,7 +108,7 @@ def folder_problem(folder: str | Path) -> str | None:
         return f"the folder {folder} is read-only"
     try:
         st = os.statvfs(folder)
-    except (OSError, AttributeError):   # no statvfs (Windows): the writes will say
+    except (OSError, AttributeError):  # no statvfs (Windows): the writes will say
         return None
     if st.f_flag & getattr(os, "ST_RDONLY", 1):
         return f"the folder {folder} is on a read-only disk"

@@ -40,11 +40,29 @@ from tutor.engine.values import (
     TableMournival,
 )
 
-__all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
-           "CountGroup", "STATUSES", "STATUS_MEANINGS", "status_mark", "count_section", "spec", "value_words",
-           "value_short", "value_who", "value_phrase", "default_of", "rule_words",
-           "settlement_rule",
-           "settlement_formula", "seat_working", "claim_window"]
+__all__ = [
+    "ParameterSpec",
+    "PARAMETERS",
+    "RULESET_PARAMETERS",
+    "COUNT_PARAMETERS",
+    "COUNT_GROUPS",
+    "CountGroup",
+    "STATUSES",
+    "STATUS_MEANINGS",
+    "status_mark",
+    "count_section",
+    "spec",
+    "value_words",
+    "value_short",
+    "value_who",
+    "value_phrase",
+    "default_of",
+    "rule_words",
+    "settlement_rule",
+    "settlement_formula",
+    "seat_working",
+    "claim_window",
+]
 
 #: Provenance statuses (RULES.md 5), strongest first.
 STATUSES = ("stated", "read", "chosen")
@@ -119,229 +137,438 @@ DECLARATION_KINDS = tuple(Declaration)
 _SPECS = (
     # -- whole-ruleset parameters (RULES.md 3.2) ----------------------------------------------
     ParameterSpec(
-        "first_dealer", "ruleset", "enum", "first dealer",
+        "first_dealer",
+        "ruleset",
+        "enum",
+        "first dealer",
         "how the first dealer of a match is found; the deal then passes left",
         "how the first dealer is found",
         values=tuple(FirstDealer),
-        words={"lowest_cut": "whoever cuts the lowest card deals first",
-               "highest_cut": "whoever cuts the highest card deals first",
-               "chosen": "the players choose the first dealer"},
-        short={"lowest_cut": "lowest cut", "highest_cut": "highest cut",
-               "chosen": "players choose"},
-        keywords={"lowest_cut": (("lowest",), ("low",)), "highest_cut": (("high",),),
-                  "chosen": (("choose",), ("chosen",), ("decide",))}),
+        words={
+            "lowest_cut": "whoever cuts the lowest card deals first",
+            "highest_cut": "whoever cuts the highest card deals first",
+            "chosen": "the players choose the first dealer",
+        },
+        short={
+            "lowest_cut": "lowest cut",
+            "highest_cut": "highest cut",
+            "chosen": "players choose",
+        },
+        keywords={
+            "lowest_cut": (("lowest",), ("low",)),
+            "highest_cut": (("high",),),
+            "chosen": (("choose",), ("chosen",), ("decide",)),
+        },
+    ),
     ParameterSpec(
-        "table_mournival", "ruleset", "enum", "table mournival",
+        "table_mournival",
+        "ruleset",
+        "enum",
+        "table mournival",
         "a mournival among the dealt table cards: the dealer takes it before play, or it is set "
         "aside for the last player in",
         "what happens to a mournival among the table cards",
         values=tuple(TableMournival),
-        words={"dealer_takes": "the dealer takes it into their won cards before play",
-               "set_aside_for_last_in": "it is set aside, face down, for the last player in"},
+        words={
+            "dealer_takes": "the dealer takes it into their won cards before play",
+            "set_aside_for_last_in": "it is set aside, face down, for the last player in",
+        },
         short={"dealer_takes": "dealer takes", "set_aside_for_last_in": "set aside"},
-        keywords={"dealer_takes": (("dealer",),),
-                  "set_aside_for_last_in": (("aside",), ("face down",), ("turned",))}),
+        keywords={
+            "dealer_takes": (("dealer",),),
+            "set_aside_for_last_in": (("aside",), ("face down",), ("turned",)),
+        },
+    ),
     ParameterSpec(
-        "captures", "ruleset", "set", "captures",
+        "captures",
+        "ruleset",
+        "set",
+        "captures",
         "which forms of capture, hand cards taking table cards of their rank, are allowed",
         "which forms of capture are allowed",
         values=CAPTURE_FORMS,
-        words={"one_for_one": "one card takes one", "one_for_three": "one card takes three",
-               "pair_for_pair": "a pair takes a pair", "prial_for_one": "a prial takes one"},
-        short={"one_for_one": "1 for 1", "one_for_three": "1 for 3",
-               "pair_for_pair": "pair for pair", "prial_for_one": "prial for 1"},
-        codes={"one_for_one": "1:1", "one_for_three": "1:3", "pair_for_pair": "2:2",
-               "prial_for_one": "3:1"},
-        keywords={"one_for_one": (("one",), ("single",), ("a card",), ("same rank",),
-                                  ("match",)),
-                  "one_for_three": (("three",), ("all three",)),
-                  "pair_for_pair": (("pair",),),
-                  "prial_for_one": (("prial",), ("pair royal",), ("three",))}),
+        words={
+            "one_for_one": "one card takes one",
+            "one_for_three": "one card takes three",
+            "pair_for_pair": "a pair takes a pair",
+            "prial_for_one": "a prial takes one",
+        },
+        short={
+            "one_for_one": "1 for 1",
+            "one_for_three": "1 for 3",
+            "pair_for_pair": "pair for pair",
+            "prial_for_one": "prial for 1",
+        },
+        codes={
+            "one_for_one": "1:1",
+            "one_for_three": "1:3",
+            "pair_for_pair": "2:2",
+            "prial_for_one": "3:1",
+        },
+        keywords={
+            "one_for_one": (("one",), ("single",), ("a card",), ("same rank",), ("match",)),
+            "one_for_three": (("three",), ("all three",)),
+            "pair_for_pair": (("pair",),),
+            "prial_for_one": (("prial",), ("pair royal",), ("three",)),
+        },
+    ),
     ParameterSpec(
-        "hand_plays", "ruleset", "enum", "hand plays",
+        "hand_plays",
+        "ruleset",
+        "enum",
+        "hand plays",
         "declarations from hand (prial, mournival, dead pair) are free actions at any time, or "
         "each is a whole turn",
         "whether declarations are free actions or turns",
         values=tuple(HandPlays),
-        words={"free": "declarations are free actions, at any time the cards are held",
-               "turn": "each declaration is a whole turn, instead of a capture"},
+        words={
+            "free": "declarations are free actions, at any time the cards are held",
+            "turn": "each declaration is a whole turn, instead of a capture",
+        },
         short={"free": "free (any time)", "turn": "a turn each"},
-        keywords={"free": (("out of turn",), ("any time",), ("at any time",)),
-                  "turn": (("in turn",), ("your turn",), ("instead",))}),
+        keywords={
+            "free": (("out of turn",), ("any time",), ("at any time",)),
+            "turn": (("in turn",), ("your turn",), ("instead",)),
+        },
+    ),
     ParameterSpec(
-        "bonus_to", "ruleset", "enum", "bonus to",
+        "bonus_to",
+        "ruleset",
+        "enum",
+        "bonus to",
         "who takes the bonus: the last player left holding cards, or whoever made the last "
         "capture of the deal",
         "who takes the bonus",
-        values=tuple(BonusTo), nullable=True,
-        words={"last_in": "the last player left holding cards takes the bonus",
-               "last_pair": "whoever made the last capture takes the bonus",
-               None: "there is no bonus"},
+        values=tuple(BonusTo),
+        nullable=True,
+        words={
+            "last_in": "the last player left holding cards takes the bonus",
+            "last_pair": "whoever made the last capture takes the bonus",
+            None: "there is no bonus",
+        },
         short={"last_in": "last in", "last_pair": "last pair", None: "none"},
-        who={"last_in": "the last player in", "last_pair": "whoever made the last capture",
-             None: "nobody"},
-        keywords={"last_in": (("last",),), "last_pair": (("last pair",), ("last trick",),
-                                                        ("matched the last",))}),
+        who={
+            "last_in": "the last player in",
+            "last_pair": "whoever made the last capture",
+            None: "nobody",
+        },
+        keywords={
+            "last_in": (("last",),),
+            "last_pair": (("last pair",), ("last trick",), ("matched the last",)),
+        },
+    ),
     ParameterSpec(
-        "last_in_plays_on", "ruleset", "bool", "last in plays on",
+        "last_in_plays_on",
+        "ruleset",
+        "bool",
+        "last in plays on",
         "when one player alone holds cards, play stops, or that player goes on capturing alone",
         "whether the last player in goes on capturing alone",
-        words={True: "the last player in goes on capturing alone",
-               False: "play stops when one player alone holds cards"},
+        words={
+            True: "the last player in goes on capturing alone",
+            False: "play stops when one player alone holds cards",
+        },
         short={True: "yes", False: "no"},
-        keywords={True: (("continue",), ("carry on",), ("goes on",), ("keeps",),
-                         ("can capture", "remaining")),
-                  False: (("not allowed",), ("may not",), ("ceases",), ("finished",),
-                          ("no more",))}),
+        keywords={
+            True: (
+                ("continue",),
+                ("carry on",),
+                ("goes on",),
+                ("keeps",),
+                ("can capture", "remaining"),
+            ),
+            False: (("not allowed",), ("may not",), ("ceases",), ("finished",), ("no more",)),
+        },
+    ),
     ParameterSpec(
-        "leftovers_to", "ruleset", "enum", "leftovers to",
+        "leftovers_to",
+        "ruleset",
+        "enum",
+        "leftovers to",
         "where the last player's hand and the table cards left at the end go",
         "where the leftovers go",
         values=tuple(LeftoversTo),
-        words={"dealer": "the leftovers go to the dealer",
-               "last_in": "the leftovers go to the last player in",
-               "nobody": "the leftovers are discarded"},
+        words={
+            "dealer": "the leftovers go to the dealer",
+            "last_in": "the leftovers go to the last player in",
+            "nobody": "the leftovers are discarded",
+        },
         short={"dealer": "dealer", "last_in": "last in", "nobody": "nobody"},
-        who={"dealer": "the dealer", "last_in": "the last player in",
-             "nobody": "nobody (they are discarded)"},
-        keywords={"dealer": (("dealer",),), "last_in": (("winner",), ("last",)),
-                  "nobody": (("only",), ("discard",))}),
+        who={
+            "dealer": "the dealer",
+            "last_in": "the last player in",
+            "nobody": "nobody (they are discarded)",
+        },
+        keywords={
+            "dealer": (("dealer",),),
+            "last_in": (("winner",), ("last",)),
+            "nobody": (("only",), ("discard",)),
+        },
+    ),
     ParameterSpec(
-        "scoring", "ruleset", "enum", "scoring",
+        "scoring",
+        "ruleset",
+        "enum",
+        "scoring",
         "settle the pot by breakeven (stakes), score a point per pair won (pairs), or give the "
         "whole pot to one winner (pot)",
         "stakes or points",
         values=tuple(Scoring),
-        words={"stakes": "the pot is settled by breakeven: stakes for cards above or below it",
-               "pairs": "a point for each pair won",
-               "pot": "the whole pot goes to one winner"},
+        words={
+            "stakes": "the pot is settled by breakeven: stakes for cards above or below it",
+            "pairs": "a point for each pair won",
+            "pot": "the whole pot goes to one winner",
+        },
         short={"stakes": "stakes", "pairs": "pairs", "pot": "pot"},
-        rules={"stakes": "1 stake per 2 won cards above or below the breakeven of {breakeven}",
-               "pairs": "1 point per pair won",
-               "pot": "the whole pot to {pot_to}"},
+        rules={
+            "stakes": "1 stake per 2 won cards above or below the breakeven of {breakeven}",
+            "pairs": "1 point per pair won",
+            "pot": "the whole pot to {pot_to}",
+        },
         formulas={"stakes": "({won} − {breakeven}) / 2", "pairs": "{won} ÷ 2"},
-        workings={"stakes": "against a breakeven of {breakeven}: {for_cards}",
-                  "pairs": "{won} ÷ 2 = {points}",
-                  "pot": "the pot +{pot_share}"},
-        keywords={"stakes": (("stake",), ("pot",)), "pairs": (("point",), ("pair",)),
-                  "pot": (("pot",),)}),
+        workings={
+            "stakes": "against a breakeven of {breakeven}: {for_cards}",
+            "pairs": "{won} ÷ 2 = {points}",
+            "pot": "the pot +{pot_share}",
+        },
+        keywords={
+            "stakes": (("stake",), ("pot",)),
+            "pairs": (("point",), ("pair",)),
+            "pot": (("pot",),),
+        },
+    ),
     ParameterSpec(
-        "oversights", "ruleset", "set", "claimable oversights",
+        "oversights",
+        "ruleset",
+        "set",
+        "claimable oversights",
         "which mistakes other players may claim (RULES.md 4)",
         "which mistakes may be claimed",
         values=OVERSIGHT_KINDS,
-        words={"overlooked_table_mournival": "a table mournival the dealer did not take",
-               "split_prial": "a table prial split by a one-for-one capture",
-               "laid_down_dead_pair": "a dead pair laid down instead of declared",
-               "laid_down_prial": "a prial laid down without declaring a pair of it",
-               "laid_down_mournival": "a mournival laid down instead of declared"},
-        short={"overlooked_table_mournival": "table mournival", "split_prial": "split prial",
-               "laid_down_dead_pair": "dead pair laid down",
-               "laid_down_prial": "prial laid down", "laid_down_mournival": "mournival laid down"},
-        phrases={"overlooked_table_mournival": "the table mournival {who} (the dealer) left in play",
-                 "split_prial": "the table prial {who} split",
-                 "laid_down_dead_pair": "the dead pair {who} laid down",
-                 "laid_down_prial": "the prial {who} laid down",
-                 "laid_down_mournival": "the mournival {who} laid down"},
-        codes={"overlooked_table_mournival": "TM", "split_prial": "SP",
-               "laid_down_dead_pair": "DP", "laid_down_prial": "LP", "laid_down_mournival": "LM"},
-        rules={"overlooked_table_mournival": "the dealer ({who}) left four of a rank on the table "
-                                             "when play began; the first claim takes all four, "
-                                             "while all four are on the table",
-               "split_prial": "{who} captured one card of a table prial where one card may take "
-                              "all three; the first claim takes the two left, while both are "
-                              "still on the table",
-               "laid_down_dead_pair": "{who} lay down holding a dead pair; the first claim takes "
-                                      "it, while both are still on the table",
-               "laid_down_prial": "{who} lay down holding a prial; the first claim takes two of "
-                                  "it, while two are still on the table",
-               "laid_down_mournival": "{who} lay down holding a mournival; the first claim takes "
-                                      "all four, while all four are on the table"},
-        windows={"overlooked_table_mournival": "while all four are on the table",
-                 "split_prial": "while both are still on the table",
-                 "laid_down_dead_pair": "while both are still on the table",
-                 "laid_down_prial": "while two are still on the table",
-                 "laid_down_mournival": "while all four are on the table"},
-        keywords={"*": (("claim",), ("overseen",), ("oversight",), ("mistake",), ("catch",))}),
+        words={
+            "overlooked_table_mournival": "a table mournival the dealer did not take",
+            "split_prial": "a table prial split by a one-for-one capture",
+            "laid_down_dead_pair": "a dead pair laid down instead of declared",
+            "laid_down_prial": "a prial laid down without declaring a pair of it",
+            "laid_down_mournival": "a mournival laid down instead of declared",
+        },
+        short={
+            "overlooked_table_mournival": "table mournival",
+            "split_prial": "split prial",
+            "laid_down_dead_pair": "dead pair laid down",
+            "laid_down_prial": "prial laid down",
+            "laid_down_mournival": "mournival laid down",
+        },
+        phrases={
+            "overlooked_table_mournival": "the table mournival {who} (the dealer) left in play",
+            "split_prial": "the table prial {who} split",
+            "laid_down_dead_pair": "the dead pair {who} laid down",
+            "laid_down_prial": "the prial {who} laid down",
+            "laid_down_mournival": "the mournival {who} laid down",
+        },
+        codes={
+            "overlooked_table_mournival": "TM",
+            "split_prial": "SP",
+            "laid_down_dead_pair": "DP",
+            "laid_down_prial": "LP",
+            "laid_down_mournival": "LM",
+        },
+        rules={
+            "overlooked_table_mournival": "the dealer ({who}) left four of a rank on the table "
+            "when play began; the first claim takes all four, "
+            "while all four are on the table",
+            "split_prial": "{who} captured one card of a table prial where one card may take "
+            "all three; the first claim takes the two left, while both are "
+            "still on the table",
+            "laid_down_dead_pair": "{who} lay down holding a dead pair; the first claim takes "
+            "it, while both are still on the table",
+            "laid_down_prial": "{who} lay down holding a prial; the first claim takes two of "
+            "it, while two are still on the table",
+            "laid_down_mournival": "{who} lay down holding a mournival; the first claim takes "
+            "all four, while all four are on the table",
+        },
+        windows={
+            "overlooked_table_mournival": "while all four are on the table",
+            "split_prial": "while both are still on the table",
+            "laid_down_dead_pair": "while both are still on the table",
+            "laid_down_prial": "while two are still on the table",
+            "laid_down_mournival": "while all four are on the table",
+        },
+        keywords={"*": (("claim",), ("overseen",), ("oversight",), ("mistake",), ("catch",))},
+    ),
     # -- other reconstructions and house rules (RULES.md 3.6) -----------------------------------
     ParameterSpec(
-        "captures_per_turn", "ruleset", "enum", "captures a turn",
+        "captures_per_turn",
+        "ruleset",
+        "enum",
+        "captures a turn",
         "one capture a turn, or any number: the player ends the turn with end_turn",
         "how many captures a player may make in one turn",
-        values=tuple(CapturesPerTurn), required=False, default=CapturesPerTurn.ONE,
+        values=tuple(CapturesPerTurn),
+        required=False,
+        default=CapturesPerTurn.ONE,
         words={"one": "one capture a turn", "any": "any number of captures in one turn"},
         short={"one": "one", "any": "any"},
-        keywords={"one": (("one card",), ("one",)), "any": (("as many",), ("any number",),
-                                                            ("several",), ("again",))}),
+        keywords={
+            "one": (("one card",), ("one",)),
+            "any": (("as many",), ("any number",), ("several",), ("again",)),
+        },
+    ),
     ParameterSpec(
-        "declarations", "ruleset", "set", "declarations",
+        "declarations",
+        "ruleset",
+        "set",
+        "declarations",
         "which declarations from hand exist; pair lets any pair held be laid down as won cards",
         "which declarations from hand exist",
-        values=DECLARATION_KINDS, required=False,
+        values=DECLARATION_KINDS,
+        required=False,
         default=(Declaration.PRIAL, Declaration.MOURNIVAL, Declaration.DEAD_PAIR),
-        words={"prial": "a pair of a prial", "mournival": "a mournival",
-               "dead_pair": "a dead pair", "pair": "any pair held"},
-        short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
-               "pair": "any pair"},
+        words={
+            "prial": "a pair of a prial",
+            "mournival": "a mournival",
+            "dead_pair": "a dead pair",
+            "pair": "any pair held",
+        },
+        short={
+            "prial": "prial",
+            "mournival": "mournival",
+            "dead_pair": "dead pair",
+            "pair": "any pair",
+        },
         codes={"prial": "P", "mournival": "M", "dead_pair": "DP", "pair": "any"},
-        rules={"prial": "two of the three {ranks} could be declared, keeping the third",
-               "mournival": "all four {ranks} could be declared as two pairs",
-               "dead_pair": "the other two {ranks} were already among the won cards, so the pair "
-                            "was dead and could be declared at once",
-               "pair": "under this ruleset any pair held may be declared: two {ranks}"},
-        keywords={"prial": (("prial",), ("pair royal",)), "mournival": (("mournival",),),
-                  "dead_pair": (("dead",), ("cannot be captured",)), "pair": (("pair",),)}),
+        rules={
+            "prial": "two of the three {ranks} could be declared, keeping the third",
+            "mournival": "all four {ranks} could be declared as two pairs",
+            "dead_pair": "the other two {ranks} were already among the won cards, so the pair "
+            "was dead and could be declared at once",
+            "pair": "under this ruleset any pair held may be declared: two {ranks}",
+        },
+        keywords={
+            "prial": (("prial",), ("pair royal",)),
+            "mournival": (("mournival",),),
+            "dead_pair": (("dead",), ("cannot be captured",)),
+            "pair": (("pair",),),
+        },
+    ),
     ParameterSpec(
-        "lie_down_pays", "ruleset", "payment", "lying down pays",
+        "lie_down_pays",
+        "ruleset",
+        "payment",
+        "lying down pays",
         "on lying down, the player pays N stakes to each player still holding cards, or N into "
         "the pot",
         "what a player pays on lying down",
-        required=False, default=None,
-        words={None: "lying down costs nothing", "each_in_play": "to each player still in",
-               "pot": "into the pot"},
+        required=False,
+        default=None,
+        words={
+            None: "lying down costs nothing",
+            "each_in_play": "to each player still in",
+            "pot": "into the pot",
+        },
         short={None: "nothing"},
-        keywords={"*": (("pay",), ("stake",))}),
+        keywords={"*": (("pay",), ("stake",))},
+    ),
     ParameterSpec(
-        "pot_to", "ruleset", "enum", "pot to",
+        "pot_to",
+        "ruleset",
+        "enum",
+        "pot to",
         "under pot scoring, who takes the whole pot: the last player in, or whoever won most "
         "cards (a tie splits it)",
         "who takes the whole pot",
-        values=tuple(PotTo), nullable=True, required=False, default=None,
-        words={"last_in": "the last player in takes the pot",
-               "most_won": "whoever won most cards takes the pot", None: "(no single winner)"},
+        values=tuple(PotTo),
+        nullable=True,
+        required=False,
+        default=None,
+        words={
+            "last_in": "the last player in takes the pot",
+            "most_won": "whoever won most cards takes the pot",
+            None: "(no single winner)",
+        },
         short={"last_in": "last in", "most_won": "most won", None: "none"},
-        who={"last_in": "the last player in", "most_won": "whoever won most cards",
-             None: "nobody"},
-        keywords={"last_in": (("last",),), "most_won": (("most",),)}),
+        who={"last_in": "the last player in", "most_won": "whoever won most cards", None: "nobody"},
+        keywords={"last_in": (("last",),), "most_won": (("most",),)},
+    ),
     ParameterSpec(
-        "match_format", "ruleset", "match", "match format",
+        "match_format",
+        "ruleset",
+        "match",
+        "match format",
         "how a match is laid out: rounds of games, the first few a practice not scored; null "
         "for a run of deals in which each player deals equally often",
         "how a match is laid out",
-        required=False, default=None,
+        required=False,
+        default=None,
         words={None: "a run of deals, each player dealing equally often"},
         short={None: "deals"},
-        keywords={"*": (("round",), ("game",))}),
+        keywords={"*": (("round",), ("game",))},
+    ),
     # -- per player count (RULES.md 3.1) ----------------------------------------------------
-    ParameterSpec("hand", "count", "int", "hand", "cards dealt to each player",
-                  "the cards dealt to each player", minimum=1,
-                  keywords={"*": (("deal",), ("each",), ("cards",))}),
-    ParameterSpec("table", "count", "int", "table", "cards dealt face up to the table",
-                  "the cards dealt to the table", minimum=0,
-                  keywords={"*": (("table",), ("face up",), ("middle",), ("remaining",))}),
-    ParameterSpec("ante_dealer", "count", "int", "ante (dealer)",
-                  "stakes the dealer puts up at each deal", "the dealer's ante",
-                  minimum=0, nullable=True, keywords={"*": (("dealer",),)}),
-    ParameterSpec("ante_other", "count", "int", "ante (others)",
-                  "stakes each other player puts up at each deal", "the other players' ante",
-                  minimum=0, nullable=True, keywords={"*": (("other",), ("each",), ("rest",))}),
-    ParameterSpec("last_in_bonus", "count", "int", "bonus",
-                  "stakes the bonus winner takes from the pot first", "the size of the bonus",
-                  minimum=0, nullable=True, keywords={"*": (("last",),)}),
-    ParameterSpec("breakeven", "count", "int", "breakeven",
-                  "won cards at which a player neither pays nor takes; a stake per two cards "
-                  "above or below", "the breakeven", minimum=0, nullable=True,
-                  keywords={"*": (("card",), ("pair",))}),
+    ParameterSpec(
+        "hand",
+        "count",
+        "int",
+        "hand",
+        "cards dealt to each player",
+        "the cards dealt to each player",
+        minimum=1,
+        keywords={"*": (("deal",), ("each",), ("cards",))},
+    ),
+    ParameterSpec(
+        "table",
+        "count",
+        "int",
+        "table",
+        "cards dealt face up to the table",
+        "the cards dealt to the table",
+        minimum=0,
+        keywords={"*": (("table",), ("face up",), ("middle",), ("remaining",))},
+    ),
+    ParameterSpec(
+        "ante_dealer",
+        "count",
+        "int",
+        "ante (dealer)",
+        "stakes the dealer puts up at each deal",
+        "the dealer's ante",
+        minimum=0,
+        nullable=True,
+        keywords={"*": (("dealer",),)},
+    ),
+    ParameterSpec(
+        "ante_other",
+        "count",
+        "int",
+        "ante (others)",
+        "stakes each other player puts up at each deal",
+        "the other players' ante",
+        minimum=0,
+        nullable=True,
+        keywords={"*": (("other",), ("each",), ("rest",))},
+    ),
+    ParameterSpec(
+        "last_in_bonus",
+        "count",
+        "int",
+        "bonus",
+        "stakes the bonus winner takes from the pot first",
+        "the size of the bonus",
+        minimum=0,
+        nullable=True,
+        keywords={"*": (("last",),)},
+    ),
+    ParameterSpec(
+        "breakeven",
+        "count",
+        "int",
+        "breakeven",
+        "won cards at which a player neither pays nor takes; a stake per two cards above or below",
+        "the breakeven",
+        minimum=0,
+        nullable=True,
+        keywords={"*": (("card",), ("pair",))},
+    ),
 )
 
 #: Every parameter by name, in display order.
@@ -394,8 +621,9 @@ def spec(name: str) -> ParameterSpec:
     try:
         return PARAMETERS[name]
     except KeyError:
-        raise UsageError(f"unknown ruleset parameter {name!r}; parameters: "
-                         + ", ".join(PARAMETERS)) from None
+        raise UsageError(
+            f"unknown ruleset parameter {name!r}; parameters: " + ", ".join(PARAMETERS)
+        ) from None
 
 
 def default_of(name: str) -> object:
@@ -432,9 +660,16 @@ def value_words(name: str, value: object) -> str:
         if not value or not isinstance(value, dict):
             return s.words[None]
         practice = value.get("practice", 0)
-        return (f"{value['rounds']} round{'s' if value['rounds'] != 1 else ''} of "
-                f"{value['games']} games" + (f", the first {'game' if practice == 1 else f'{practice} games'} "
-                                             "a practice not scored" if practice else ""))
+        return (
+            f"{value['rounds']} round{'s' if value['rounds'] != 1 else ''} of "
+            f"{value['games']} games"
+            + (
+                f", the first {'game' if practice == 1 else f'{practice} games'} "
+                "a practice not scored"
+                if practice
+                else ""
+            )
+        )
     if s.kind == "int":
         return "none" if value is None else str(value)
     if value in s.words:
@@ -461,8 +696,9 @@ def value_short(name: str, value: object, codes: bool = False) -> str:
     if s.kind == "match":
         if not value or not isinstance(value, dict):
             return s.short[None]
-        return f"{value['rounds']}x{value['games']}" + (f", {value['practice']} practice"
-                                                         if value.get("practice") else "")
+        return f"{value['rounds']}x{value['games']}" + (
+            f", {value['practice']} practice" if value.get("practice") else ""
+        )
     if s.kind == "int":
         return "none" if value is None else str(value)
     if value in s.short:
@@ -471,6 +707,7 @@ def value_short(name: str, value: object, codes: bool = False) -> str:
 
 
 # -- the rules the values stand for -------------------------------------------------------------
+
 
 def value_who(name: str, value: object) -> str:
     """The person ``value`` of parameter ``name`` names ("the last player in", "whoever made the
@@ -516,8 +753,9 @@ def value_phrase(name: str, value: object, **figures: object) -> str:
     return s.phrases[value].format(**figures)
 
 
-def settlement_rule(scoring: str, *, breakeven: int | None = None,
-                    pot_to: str | None = None) -> str:
+def settlement_rule(
+    scoring: str, *, breakeven: int | None = None, pot_to: str | None = None
+) -> str:
     """How a deal settles under ``scoring`` (RULES.md 3.5, 3.6), stated to a learner: "1 stake
     per 2 won cards above or below the breakeven of 8" (``stakes``, ``breakeven`` in cards), "1
     point per pair won" (``pairs``), "the whole pot to the last player in" (``pot``, ``pot_to``
@@ -526,8 +764,9 @@ def settlement_rule(scoring: str, *, breakeven: int | None = None,
     return rule_words("scoring", scoring, breakeven=breakeven, pot_to=who)
 
 
-def settlement_formula(scoring: str, *, breakeven: int | None = None, won: int | str = "won",
-                       bonus: bool = False) -> str | None:
+def settlement_formula(
+    scoring: str, *, breakeven: int | None = None, won: int | str = "won", bonus: bool = False
+) -> str | None:
     """A seat's result under ``scoring`` as arithmetic on its won cards (RULES.md 3.5): "(won −
     8) / 2" in stakes, "won ÷ 2" in points; ``won`` a number of cards, or the word for the rule in
     general; ``bonus`` adds " + bonus".  None under ``pot`` scoring (the pot goes whole to one

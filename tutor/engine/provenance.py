@@ -16,14 +16,34 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.engine.parameters import PARAMETERS
 
-if TYPE_CHECKING:                   # the annotation only: the library is loaded by its caller
+if TYPE_CHECKING:  # the annotation only: the library is loaded by its caller
     from tutor.engine.sources import Library
 
 __all__ = ["Unconfirmed", "unconfirmed_stated", "number_words"]
 
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                 "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-                 "seventeen", "eighteen", "nineteen", "twenty")
+_NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
 
 
 @dataclass(frozen=True)
@@ -39,8 +59,9 @@ class Unconfirmed:
     wanted: str
 
     def __str__(self) -> str:
-        where = f"{self.ruleset} {self.name}" + (f" ({self.players} players)" if self.players
-                                                 else "")
+        where = f"{self.ruleset} {self.name}" + (
+            f" ({self.players} players)" if self.players else ""
+        )
         return f"{where} = {self.value!r}: no quotation has {self.wanted}"
 
 
@@ -65,8 +86,11 @@ def _confirm(name: str, value: Any, texts: list[str]) -> str | None:
             return "a stated value of none"
         ways = number_words(value)
         # digits may carry the stake unit "p" (Parlett writes "5p")
-        if any(re.search(r"(?<![0-9a-z])" + w + r"p?(?![0-9a-z])", t.lower())
-               for t in texts for w in ways):
+        if any(
+            re.search(r"(?<![0-9a-z])" + w + r"p?(?![0-9a-z])", t.lower())
+            for t in texts
+            for w in ways
+        ):
             return None
         return " or ".join(repr(w) for w in ways)
     members = list(value) if spec.kind == "set" else [value]
@@ -81,8 +105,9 @@ def _confirm(name: str, value: Any, texts: list[str]) -> str | None:
             missing.append(f"key words for {m!r} (the parameter table gives none)")
             continue
         if not any(_has_words(t, alt) for t in texts for alt in alternatives):
-            missing.append(" or ".join("+".join(repr(w) for w in alt) for alt in alternatives)
-                           + f" (for {m})")
+            missing.append(
+                " or ".join("+".join(repr(w) for w in alt) for alt in alternatives) + f" (for {m})"
+            )
     return "; ".join(missing) or None
 
 

@@ -40,8 +40,21 @@ from tutor.engine.errors import (
 )
 from tutor.engine.reasons import Reason, Seat
 
-__all__ = ["ClaimRace", "ClaimWatch", "Entry", "Outcome", "Reaction", "Watched", "open_to",
-           "HIT", "FALSE_CLAIM", "TOO_LATE", "UNREAD", "INCOMPLETE", "AMBIGUOUS"]
+__all__ = [
+    "ClaimRace",
+    "ClaimWatch",
+    "Entry",
+    "Outcome",
+    "Reaction",
+    "Watched",
+    "open_to",
+    "HIT",
+    "FALSE_CLAIM",
+    "TOO_LATE",
+    "UNREAD",
+    "INCOMPLETE",
+    "AMBIGUOUS",
+]
 
 
 class Entry(NamedTuple):
@@ -91,10 +104,10 @@ class ClaimRace:
             self.entries.append(entry)
             return entry
         if action.player != seat:
-            raise IllegalAction(f"an entry for player {seat} names player {action.player}'s "
-                                "action")
+            raise IllegalAction(f"an entry for player {seat} names player {action.player}'s action")
         if action.kind not in ("claim", "take_table_mournival") and not action.kind.startswith(
-                "declare"):
+            "declare"
+        ):
             raise IllegalAction(f"{action.kind} is a turn, not a free action")
         why = self.deal.why_illegal(action)
         if why is not None:
@@ -196,8 +209,9 @@ class Watched:
     def rivals(self, but: int | None = None) -> list[tuple[int, float]]:
         """The computer players that were to claim it, ``(seat, seconds)``, fastest first (ties:
         lower seat), leaving out ``but``."""
-        return sorted(((q, t) for q, t in self.reactions.items() if q != but),
-                      key=lambda x: (x[1], x[0]))
+        return sorted(
+            ((q, t) for q, t in self.reactions.items() if q != but), key=lambda x: (x[1], x[0])
+        )
 
 
 class Outcome(NamedTuple):
@@ -264,8 +278,13 @@ class ClaimWatch:
     no client may be told (which oversights are open): a server keeps them.
     """
 
-    def __init__(self, deal: Deal, computers: Mapping[int, Reaction] | None = None,
-                 rng: _random.Random | None = None, humans: Iterable[int] = ()):
+    def __init__(
+        self,
+        deal: Deal,
+        computers: Mapping[int, Reaction] | None = None,
+        rng: _random.Random | None = None,
+        humans: Iterable[int] = (),
+    ):
         self.deal = deal
         self.computers = dict(computers or {})
         self.rng = rng if rng is not None else _random.Random(0)
@@ -324,8 +343,12 @@ class ClaimWatch:
     def due(self) -> list[tuple[float, int, Oversight]]:
         """The computer players' claims still to come on the open oversights: ``(clock time,
         seat, oversight)``, earliest first (ties: lower seat first)."""
-        out = [(w.opened_at + t, q, ov) for ov, w in self.open.items()
-               for q, t in w.reactions.items() if (ov, q) not in self._fired]
+        out = [
+            (w.opened_at + t, q, ov)
+            for ov, w in self.open.items()
+            for q, t in w.reactions.items()
+            if (ov, q) not in self._fired
+        ]
         out.sort(key=lambda x: (x[0], x[1]))
         return out
 
@@ -358,8 +381,9 @@ class ClaimWatch:
 
     # -- people ---------------------------------------------------------------------------------
 
-    def arrive(self, seat: int, claim: str | Action, at: float, *,
-               blind: bool = False) -> list[Outcome]:
+    def arrive(
+        self, seat: int, claim: str | Action, at: float, *, blind: bool = False
+    ) -> list[Outcome]:
         """A person's claim: ``seat`` claims ``claim`` (what they typed, with or without
         ``claim`` before it, or an :class:`~tutor.engine.deal.Action`), arriving at clock time
         ``at``.  Decides first every computer player's claim due before it (:meth:`advance`),
@@ -399,13 +423,12 @@ class ClaimWatch:
             return Outcome(seat, at, INCOMPLETE, reason=exc.reason, candidates=exc.candidates)
         except AmbiguousAction as exc:
             if not blind:
-                return Outcome(seat, at, AMBIGUOUS, reason=exc.reason,
-                               candidates=exc.candidates)
+                return Outcome(seat, at, AMBIGUOUS, reason=exc.reason, candidates=exc.candidates)
             action = exc.candidates[0]
         except IllegalAction as exc:
             return self._refused(seat, claim, at, exc.reason, blind)
         w = next((w for ov, w in self.open.items() if ov.taken_by(action)), None)
-        if w is None:           # cannot happen for a legal claim: the deal knows the oversight
+        if w is None:  # cannot happen for a legal claim: the deal knows the oversight
             return self._refused(seat, claim, at, Reason("no open oversight takes that claim"))
         return self._take(seat, at, action, w)
 
@@ -416,13 +439,15 @@ class ClaimWatch:
         try:
             words = read_claim_words(text)
         except ActionError:
-            return                      # parse_claim says why
+            return  # parse_claim says why
         if words.cards and len(words.cards) not in claim_sizes(self.deal.ruleset, words.kinds):
-            raise IncompleteAction("which cards? a claim names all the cards it takes, or their "
-                                   "rank", text)
+            raise IncompleteAction(
+                "which cards? a claim names all the cards it takes, or their rank", text
+            )
 
-    def _refused(self, seat: int, claim: str | Action, at: float, reason: Reason,
-                 blind: bool = False) -> Outcome:
+    def _refused(
+        self, seat: int, claim: str | Action, at: float, reason: Reason, blind: bool = False
+    ) -> Outcome:
         """A claim that takes nothing: too late when it names an oversight that was open to
         ``seat`` and has closed (with ``blind``, by all the cards its claim takes or its rank),
         else a false claim."""
@@ -434,18 +459,21 @@ class ClaimWatch:
                 words = read_claim_words(claim)
             except ActionError:
                 words = None
-            cards, rank, kinds = (words.cards, words.rank, words.kinds) if words else ((), None,
-                                                                                      ())
+            cards, rank, kinds = (words.cards, words.rank, words.kinds) if words else ((), None, ())
         for w in reversed(self.closed):
             if blind and cards and len(cards) != w.oversight.take:
                 continue
-            if w.may_claim(seat) and w.oversight.named_by(cards, rank, kinds) and (
-                    w.closed_at is not None and w.closed_at <= at):
+            if (
+                w.may_claim(seat)
+                and w.oversight.named_by(cards, rank, kinds)
+                and (w.closed_at is not None and w.closed_at <= at)
+            ):
                 out = Outcome(seat, at, TOO_LATE, None, w, _too_late(w, at))
                 break
         else:
-            out = Outcome(seat, at, FALSE_CLAIM, claim if isinstance(claim, Action) else None,
-                          reason=reason)
+            out = Outcome(
+                seat, at, FALSE_CLAIM, claim if isinstance(claim, Action) else None, reason=reason
+            )
         self.outcomes.append(out)
         return out
 
@@ -462,12 +490,19 @@ class ClaimWatch:
 def _too_late(w: Watched, at: float) -> Reason:
     """Why a claim of ``w`` arriving at clock time ``at`` took nothing."""
     if w.how == "claimed":
-        assert w.taken_by is not None       # a claimed oversight has its taker
-        return Reason("{taker} claimed it first, "
-                      + f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f}"
-                      + " ms before this claim", code="claimed_first", taker=Seat(w.taken_by))
+        assert w.taken_by is not None  # a claimed oversight has its taker
+        return Reason(
+            "{taker} claimed it first, "
+            + f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f}"
+            + " ms before this claim",
+            code="claimed_first",
+            taker=Seat(w.taken_by),
+        )
     if w.how == "ended":
-        return Reason("play ended before this claim: an unclaimed oversight lapses with it",
-                      code="play_ended")
-    return Reason("it lapsed before this claim: fewer of its cards are on the table than a "
-                  "claim takes", code="lapsed")
+        return Reason(
+            "play ended before this claim: an unclaimed oversight lapses with it", code="play_ended"
+        )
+    return Reason(
+        "it lapsed before this claim: fewer of its cards are on the table than a claim takes",
+        code="lapsed",
+    )

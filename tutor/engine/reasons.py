@@ -76,8 +76,16 @@ class Reason(str):
     choices: tuple[Any, ...]
     sep: str
 
-    def __new__(cls, template: str, *, code: str = "", rule: str | None = None,
-                choices: Sequence[Any] = (), sep: str = ": ", **refs: Any) -> Reason:
+    def __new__(
+        cls,
+        template: str,
+        *,
+        code: str = "",
+        rule: str | None = None,
+        choices: Sequence[Any] = (),
+        sep: str = ": ",
+        **refs: Any,
+    ) -> Reason:
         text = _render(template, refs, None, None, True) if refs else template
         if choices:
             text += sep + "; ".join(a.notation() for a in choices)
@@ -91,8 +99,13 @@ class Reason(str):
         return self
 
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
-        return (self.template,), {"code": self.code, "rule": self.rule, "choices": self.choices,
-                                  "sep": self.sep, **self.refs}
+        return (self.template,), {
+            "code": self.code,
+            "rule": self.rule,
+            "choices": self.choices,
+            "sep": self.sep,
+            **self.refs,
+        }
 
     @property
     def seats(self) -> dict[str, int]:
@@ -104,14 +117,24 @@ class Reason(str):
         """Every card the reason names, in its order."""
         return tuple(c for v in self.refs.values() if isinstance(v, Cards) for c in v)
 
-    def words(self, reader: int | None = None, names: Sequence[str] | None = None, *,
-              symbols: bool = True, choices: bool = True, capital: bool = False) -> str:
+    def words(
+        self,
+        reader: int | None = None,
+        names: Sequence[str] | None = None,
+        *,
+        symbols: bool = True,
+        choices: bool = True,
+        capital: bool = False,
+    ) -> str:
         """The reason said to ``reader`` (a seat, or None: nobody in particular): that seat as
         "you", the others by ``names`` (one a seat; default "player N"), cards with suit
         ``symbols`` (else letters), the ``choices`` of an ambiguous input written after it or
         not, the first letter ``capital`` or as it is."""
-        text = _render(self.template, self.refs, reader, names, symbols) if self.refs \
+        text = (
+            _render(self.template, self.refs, reader, names, symbols)
+            if self.refs
             else self.template
+        )
         if choices and self.choices:
             text += self.sep + "; ".join(a.notation() for a in self.choices)
         return text[:1].upper() + text[1:] if capital else text
@@ -122,14 +145,18 @@ def as_reason(reason: str) -> Reason:
     return reason if isinstance(reason, Reason) else Reason(str(reason))
 
 
-def _render(template: str, refs: dict[str, Any], reader: int | None,
-            names: Sequence[str] | None, symbols: bool) -> str:
+def _render(
+    template: str,
+    refs: dict[str, Any],
+    reader: int | None,
+    names: Sequence[str] | None,
+    symbols: bool,
+) -> str:
     fields: dict[str, Any] = {}
     for key, v in refs.items():
         if isinstance(v, Seat):
             q = int(v)
-            name = (names[q] if names is not None and 0 <= q < len(names)
-                    else f"player {q}")
+            name = names[q] if names is not None and 0 <= q < len(names) else f"player {q}"
             fields[key] = _Named(name, reader is not None and q == reader)
         elif isinstance(v, Cards):
             fields[key] = pretty_cards(tuple(v), symbols)

@@ -57,6 +57,7 @@ def action_from_json(d: object, index: int) -> Action:
     with ``.index`` set, when it is malformed; whether it is legal is the deal's to say.
     """
     from tutor.engine._record_json import read_action  # pydantic: only when a record is read
+
     return read_action(d, index)
 
 
@@ -73,9 +74,11 @@ def result_to_json(deal: Deal) -> dict[str, object] | None:
         "net": list(r.net) if r.net is not None else None,
         "points": list(r.points) if r.points is not None else None,
     }
-    if deal.ruleset.lie_down_pays is not None:     # RULES.md 3.6: only where lying down pays
-        out["payments"] = [[payer, "pot" if payee is None else payee, stakes]
-                           for payer, payee, stakes in r.payments]
+    if deal.ruleset.lie_down_pays is not None:  # RULES.md 3.6: only where lying down pays
+        out["payments"] = [
+            [payer, "pot" if payee is None else payee, stakes]
+            for payer, payee, stakes in r.payments
+        ]
     return out
 
 
@@ -97,21 +100,28 @@ def to_record(deal: Deal, with_result: bool = True) -> dict[str, object]:
 def _pack(deal: Deal) -> tuple[int, ...]:
     """The pack of a dealt deal; a hand-made position has none to write."""
     if deal.pack is None:
-        raise RecordError("a position built by hand has no pack: it cannot be written as a "
-                          "deal record")
+        raise RecordError(
+            "a position built by hand has no pack: it cannot be written as a deal record"
+        )
     return deal.pack
 
 
 def _lookup_ruleset(rid: str, rulesets: dict[str, Ruleset] | None) -> Ruleset:
     known = rulesets if rulesets is not None else default_library().rulesets
     if rid not in known:
-        raise RecordError(f"ruleset: unknown ruleset {describe(rid)}; known: "
-                          f"{', '.join(sorted(known))}")
+        raise RecordError(
+            f"ruleset: unknown ruleset {describe(rid)}; known: {', '.join(sorted(known))}"
+        )
     return known[rid]
 
 
-def replay(record: object, rulesets: dict[str, Ruleset] | None = None, *,
-           check_result: bool = True, upto: int | None = None) -> Deal:
+def replay(
+    record: object,
+    rulesets: dict[str, Ruleset] | None = None,
+    *,
+    check_result: bool = True,
+    upto: int | None = None,
+) -> Deal:
     """Replay a record (parsed JSON, RULES.md 9) and return the deal state after its actions
     (the first ``upto`` only, if given).
 
@@ -123,12 +133,15 @@ def replay(record: object, rulesets: dict[str, Ruleset] | None = None, *,
     ``result``, a result that differs from the replay's.
     """
     from tutor.engine._record_json import read_record  # pydantic: only when a record is read
+
     rec = read_record(record)
     ruleset = _lookup_ruleset(rec.ruleset, rulesets)
     players = rec.players
     if players not in ruleset.counts:
-        raise RecordError(f"players: ruleset {ruleset.id} does not cover {players} players "
-                          f"(it covers {', '.join(map(str, ruleset.player_counts))})")
+        raise RecordError(
+            f"players: ruleset {ruleset.id} does not cover {players} players "
+            f"(it covers {', '.join(map(str, ruleset.player_counts))})"
+        )
     if rec.dealer >= players:
         raise RecordError(f"dealer: must be a seat from 0 to {players - 1}, got {rec.dealer}")
     try:
@@ -141,19 +154,25 @@ def replay(record: object, rulesets: dict[str, Ruleset] | None = None, *,
         act = a.to_action()
         why = deal.why_illegal(act)
         if why is not None:
-            raise RecordError(f"action {i} ({act.kind} by player {act.player}) is illegal: {why}", i)
+            raise RecordError(
+                f"action {i} ({act.kind} by player {act.player}) is illegal: {why}", i
+            )
         deal.apply_unchecked(act)
     if check_result and upto is None and rec.result is not None:
         theirs = rec.result.as_json()
         if deal.result is None:
-            raise RecordError("result: the record has a result but its actions do not finish "
-                              f"the deal (it stops after {len(rec.actions)} actions)")
+            raise RecordError(
+                "result: the record has a result but its actions do not finish "
+                f"the deal (it stops after {len(rec.actions)} actions)"
+            )
         mine = result_to_json(deal)
-        assert mine is not None             # the deal has a result
+        assert mine is not None  # the deal has a result
         for key in mine:
             if theirs.get(key) != mine[key]:
-                raise RecordError(f"result.{key} is {describe(theirs.get(key))} but the replay "
-                                  f"gives {mine[key]!r}")
+                raise RecordError(
+                    f"result.{key} is {describe(theirs.get(key))} but the replay "
+                    f"gives {mine[key]!r}"
+                )
     return deal
 
 
@@ -161,8 +180,9 @@ class UnfinishedRecord(RecordError):
     """A record that is legal as far as it goes but is not a whole deal with its result."""
 
 
-def check_record(record: object, rulesets: dict[str, Ruleset] | None = None, *,
-                 positions: bool = False) -> Deal:
+def check_record(
+    record: object, rulesets: dict[str, Ruleset] | None = None, *, positions: bool = False
+) -> Deal:
     """Replay ``record`` as :func:`replay` does and require a whole deal.
 
     A record is *unfinished* when it has no ``result`` block, or when its actions stop before
@@ -174,16 +194,19 @@ def check_record(record: object, rulesets: dict[str, Ruleset] | None = None, *,
     deal = replay(record, rulesets)
     if positions:
         return deal
-    if not isinstance(record, dict):        # replay has read it as an object already
+    if not isinstance(record, dict):  # replay has read it as an object already
         raise RecordError("a deal record must be an object")
     if deal.result is None:
         n = len(deal.history)
-        raise UnfinishedRecord(f"unfinished: the actions stop before the deal is over "
-                               f"({n} action{'s' if n != 1 else ''}; player {deal.to_move} to "
-                               "move); check positions with --positions")
+        raise UnfinishedRecord(
+            f"unfinished: the actions stop before the deal is over "
+            f"({n} action{'s' if n != 1 else ''}; player {deal.to_move} to "
+            "move); check positions with --positions"
+        )
     if record.get("result") is None:
-        raise UnfinishedRecord("unfinished: the record has no result block; check positions "
-                               "with --positions")
+        raise UnfinishedRecord(
+            "unfinished: the record has no result block; check positions with --positions"
+        )
     return deal
 
 
@@ -243,13 +266,14 @@ def load_records(path: str | Path) -> Iterator[tuple[int, object]]:
             yield line, _not_utf8(text, bad.start())
             return
         try:
-            whole = jsonfile.loads(text if bad is None else "", max_digits=_MAX_DIGITS,
-                                   what="a record")
+            whole = jsonfile.loads(
+                text if bad is None else "", max_digits=_MAX_DIGITS, what="a record"
+            )
         except jsonfile.JSONError as exc:
             if suffix == ".json" and not exc.more:
                 yield exc.line or 1, RecordError(exc.reason)
                 return
-            whole = _AS_LINES    # not one value: JSON Lines (under a .json name: a value, more)
+            whole = _AS_LINES  # not one value: JSON Lines (under a .json name: a value, more)
         if isinstance(whole, dict):
             yield 1, whole
             return
@@ -308,6 +332,7 @@ def write_records(path: str | Path, records: Iterable[Mapping[str, object]]) -> 
     open_atomic`: a write that fails leaves no part of a file); returns how many were
     written.  Raises OSError when the file cannot be written."""
     from tutor.engine.atomic import open_atomic
+
     n = 0
     with open_atomic(path) as fh:
         for rec in records:

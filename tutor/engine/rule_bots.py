@@ -46,7 +46,7 @@ class Bot:
     """Base class: subclasses override :meth:`choose` and may override the others."""
 
     name = "bot"
-    reaction_range = (0.6, 1.8)     # seconds
+    reaction_range = (0.6, 1.8)  # seconds
 
     def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         """Pick one of ``legal`` (the turn actions of ``deal.to_move``, never empty)."""
@@ -90,10 +90,11 @@ class RandomBot(Bot):
 
 #: Willughby's advice in words, by :meth:`WillughbyBot.advised`'s key (ours, after Parlett's
 #: summary and du Coeur's words: "take all three").
-ADVICE_WORDS = {"take_three": "take all three of the table's prial",
-                "take_lone": "take a lone table card before someone else does",
-                "": "none of your captures takes a lone table card or a prial's three; hold "
-                    "back where you may"}
+ADVICE_WORDS = {
+    "take_three": "take all three of the table's prial",
+    "take_lone": "take a lone table card before someone else does",
+    "": "none of your captures takes a lone table card or a prial's three; hold back where you may",
+}
 
 
 class WillughbyBot(Bot):
@@ -127,8 +128,9 @@ class WillughbyBot(Bot):
         return "", []
 
     @staticmethod
-    def _groups(deal: Deal, legal: list[Action]
-                ) -> tuple[list[Action], list[Action], list[Action], Action | None]:
+    def _groups(
+        deal: Deal, legal: list[Action]
+    ) -> tuple[list[Action], list[Action], list[Action], Action | None]:
         three: list[Action] = []
         lone: list[Action] = []
         rest: list[Action] = []
@@ -157,7 +159,7 @@ class WillughbyBot(Bot):
         for group in (three, lone):
             if group:
                 return group[int(rng.random() * len(group))]
-        if end is not None:             # several captures a turn: hold back the rest
+        if end is not None:  # several captures a turn: hold back the rest
             return end
         if rest:
             return rest[int(rng.random() * len(rest))]
@@ -176,10 +178,15 @@ class CounterBot(Bot):
             return legal[0]
         seat = legal[0].player
         if legal[0].kind == "capture":
-            risky = deal.at_risk_ranks(seat)        # the counting of capture_options, as a mask
+            risky = deal.at_risk_ranks(seat)  # the counting of capture_options, as a mask
             if risky:
-                pick = [a for a in legal if a.kind == "capture" and len(a.cards) == 1
-                        and (risky >> (a.table[0] & ~3)) & 1]
+                pick = [
+                    a
+                    for a in legal
+                    if a.kind == "capture"
+                    and len(a.cards) == 1
+                    and (risky >> (a.table[0] & ~3)) & 1
+                ]
                 if pick:
                     return pick[int(rng.random() * len(pick))]
         decl = [a for a in legal if a.kind.startswith("declare")]
@@ -202,7 +209,7 @@ class Careless(Bot):
         self.name = f"careless-{inner.name}"
         lo, hi = inner.reaction_range
         self.reaction_range = (lo * (1 + rate), hi * (1 + 2 * rate))
-        self._forgotten: set[tuple[int, int]] = set()   # (seat, rank)
+        self._forgotten: set[tuple[int, int]] = set()  # (seat, rank)
         self._missed: set[tuple[object, ...]] = set()
         self._decided: set[tuple[object, ...]] = set()
 
@@ -239,8 +246,11 @@ class Careless(Bot):
             splits = [a for a in legal if deal.would_split_prial(a)]
             if splits and self._mistake(rng):
                 return splits[0]
-            keep = [a for a in legal
-                    if not (a.kind.startswith("declare") and self._forgets(a.player, a, rng))]
+            keep = [
+                a
+                for a in legal
+                if not (a.kind.startswith("declare") and self._forgets(a.player, a, rng))
+            ]
             if keep:
                 legal = keep
         return self.inner.choose(deal, legal, rng)
@@ -265,11 +275,16 @@ def rule_bot(name: str) -> Bot:
     """A fresh rule-following bot by name (:data:`RULE_BOT_NAMES`); raises :class:`UsageError`."""
     classes = {"random": RandomBot, "willughby": WillughbyBot, "counter": CounterBot}
     from tutor.engine.names import find_name
+
     return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
-def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random,
-             observer: Callable[[Deal, Action], object] | None = None) -> Deal:
+def play_out(
+    deal: Deal,
+    bots: Sequence[Bot],
+    rng: _random.Random,
+    observer: Callable[[Deal, Action], object] | None = None,
+) -> Deal:
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a

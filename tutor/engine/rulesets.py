@@ -37,10 +37,28 @@ PAY_TO = tuple(PayTo)
 #: The scorings settled in stakes from a pot (RULES.md 3.5, 3.6); ``pairs`` scores points.
 _STAKE_SCORINGS = frozenset({Scoring.STAKES, Scoring.POT})
 
-__all__ = ["BONUS_TO", "CAPTURE_FORMS", "CAPTURES_PER_TURN", "COUNT_PARAMETERS",
-           "DECLARATION_KINDS", "FIRST_DEALER", "HAND_PLAYS", "LEFTOVERS_TO", "OVERSIGHT_KINDS",
-           "PAY_TO", "POT_TO", "RULESET_PARAMETERS", "SCORING", "STATUSES", "TABLE_MOURNIVAL",
-           "LieDownPayment", "PlayerCount", "Provenance", "Ruleset", "scoring_unit"]
+__all__ = [
+    "BONUS_TO",
+    "CAPTURE_FORMS",
+    "CAPTURES_PER_TURN",
+    "COUNT_PARAMETERS",
+    "DECLARATION_KINDS",
+    "FIRST_DEALER",
+    "HAND_PLAYS",
+    "LEFTOVERS_TO",
+    "OVERSIGHT_KINDS",
+    "PAY_TO",
+    "POT_TO",
+    "RULESET_PARAMETERS",
+    "SCORING",
+    "STATUSES",
+    "TABLE_MOURNIVAL",
+    "LieDownPayment",
+    "PlayerCount",
+    "Provenance",
+    "Ruleset",
+    "scoring_unit",
+]
 
 
 @dataclass(frozen=True)
@@ -96,8 +114,9 @@ class Ruleset:
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
-    _games: dict[int | None, Game] = field(default_factory=dict, compare=False, repr=False,
-                                         init=False)
+    _games: dict[int | None, Game] = field(
+        default_factory=dict, compare=False, repr=False, init=False
+    )
 
     def __post_init__(self) -> None:
         """Refuse a value the parameter table does not allow (RULES.md 3.2, 3.6), so that no
@@ -115,12 +134,18 @@ class Ruleset:
             else:
                 continue
             if bad:
-                raise DataError(f"ruleset {self.id}: {name}: {bad[0]!r} is not one of "
-                                f"{', '.join(map(str, s.values))}"
-                                + (", or null" if s.nullable else ""))
+                raise DataError(
+                    f"ruleset {self.id}: {name}: {bad[0]!r} is not one of "
+                    f"{', '.join(map(str, s.values))}" + (", or null" if s.nullable else "")
+                )
             enum = ENUMS[name]
-            held = (frozenset(map(enum, value)) if s.kind == "set"
-                    else None if value is None else enum(value))
+            held = (
+                frozenset(map(enum, value))
+                if s.kind == "set"
+                else None
+                if value is None
+                else enum(value)
+            )
             object.__setattr__(self, name, held)
 
     def game(self, players: int | None = None) -> Game:
@@ -144,8 +169,10 @@ class Ruleset:
         try:
             return self.counts[players]
         except KeyError:
-            raise UsageError(f"ruleset {self.id} does not cover {players} players (it covers "
-                             f"{', '.join(map(str, self.player_counts))})") from None
+            raise UsageError(
+                f"ruleset {self.id} does not cover {players} players (it covers "
+                f"{', '.join(map(str, self.player_counts))})"
+            ) from None
 
     @property
     def short_title(self) -> str:

@@ -37,7 +37,8 @@ UNSAFE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
     "\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufeff"
     "\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
 #: What a spreadsheet reads as the start of a formula (OWASP: CSV injection), full-width forms
 #: too; checked after leading spaces.
 _FORMULA_START = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
@@ -107,4 +108,4 @@ def clip(text: str, width: int = 60) -> str:
     """``text`` cut to at most ``width`` characters, ending ``...`` when cut (for messages that
     quote what was typed or read)."""
     text = str(text)
-    return text if len(text) <= width else text[:max(0, width - 3)] + "..."
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."

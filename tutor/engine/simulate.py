@@ -95,15 +95,28 @@ class Study:
         """A machine-readable summary."""
         names = seat_names(self.players)
         return {
-            "ruleset": self.ruleset, "players": self.players, "deals": self.deals,
-            "seed": self.seed, "bots": self.bots, "mistakes": self.mistakes,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "deals": self.deals,
+            "seed": self.seed,
+            "bots": self.bots,
+            "mistakes": self.mistakes,
             "measure": "net stakes" if self.unit == "stakes" else "points",
-            "seats": [{"seat": names[i], "offset": i, "mean": round(s.mean, 4),
-                       "ci95": round(s.ci95, 4), "last_in_rate": round(s.last_in / s.n, 4) if s.n else 0}
-                      for i, s in enumerate(self.seats)],
-            "dealer_advantage": {"mean": round(self.advantage.mean, 4),
-                                 "ci95": round(self.advantage.ci95, 4),
-                                 "verdict": self.verdict()},
+            "seats": [
+                {
+                    "seat": names[i],
+                    "offset": i,
+                    "mean": round(s.mean, 4),
+                    "ci95": round(s.ci95, 4),
+                    "last_in_rate": round(s.last_in / s.n, 4) if s.n else 0,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "dealer_advantage": {
+                "mean": round(self.advantage.mean, 4),
+                "ci95": round(self.advantage.ci95, 4),
+                "verdict": self.verdict(),
+            },
         }
 
     def verdict(self) -> str:
@@ -126,13 +139,29 @@ def seat_names(players: int) -> list[str]:
     return _seat_names(players, style="dealer")
 
 
-def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, seed: int,
-              start: int, count: int, want_records: bool,
-              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict[str, Any]]]:
+def run_chunk(
+    ruleset: Ruleset,
+    players: int,
+    bots: list[str],
+    mistakes: float,
+    seed: int,
+    start: int,
+    count: int,
+    want_records: bool,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Study, list[dict[str, Any]]]:
     """Play deals ``start`` .. ``start+count-1`` of a study; returns its partial Study and, when
     ``want_records``, the deal records in order."""
-    study = Study(ruleset.id, players, count, seed, bots, mistakes, ruleset.scoring,
-                  [SeatStats() for _ in range(players)])
+    study = Study(
+        ruleset.id,
+        players,
+        count,
+        seed,
+        bots,
+        mistakes,
+        ruleset.scoring,
+        [SeatStats() for _ in range(players)],
+    )
     if not want_records and mistakes == 0 and set(bots) == {"counter"}:
         if _counter_chunk(study, ruleset, players, seed, start, count, progress):
             return study, []
@@ -144,7 +173,7 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
         deal = new_deal(ruleset, players, dealer, rng)
         play_out(deal, seat_bots, rng)
         ret = deal.returns()
-        assert deal.result is not None      # played out: settled
+        assert deal.result is not None  # played out: settled
         last = deal.result.last_in
         for off in range(players):
             seat = (dealer + off) % players
@@ -160,13 +189,21 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
     return study, records
 
 
-def _counter_chunk(study: Study, ruleset: Ruleset, players: int, seed: int, start: int,
-                   count: int, progress: Callable[[int], None] | None) -> bool:
+def _counter_chunk(
+    study: Study,
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    start: int,
+    count: int,
+    progress: Callable[[int], None] | None,
+) -> bool:
     """Deals between counter players, results only, on the analysis's compiled kernel
     (:func:`tutor.engine.analysis.fast.counter_selfplay`: the very deals :func:`play_out` plays,
     held equal by the tests), added to ``study``; False (nothing added) where the kernel cannot
     run them."""
     from tutor.engine.analysis import fast
+
     step = 5000
     for at in range(start, start + count, step):
         n = min(step, start + count - at)
@@ -191,9 +228,17 @@ def _worker(args: tuple[Any, ...]) -> tuple[Study, list[dict[str, Any]]]:
     return run_chunk(*args)
 
 
-def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[str],
-              mistakes: float = 0.0, workers: int = 1, want_records: bool = False,
-              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict[str, Any]]]:
+def run_study(
+    ruleset: Ruleset,
+    players: int,
+    deals: int,
+    seed: int,
+    bots: list[str],
+    mistakes: float = 0.0,
+    workers: int = 1,
+    want_records: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Study, list[dict[str, Any]]]:
     """Play ``deals`` seeded deals and summarise them.
 
     ``bots`` names one computer player per seat (cycled if shorter); ``mistakes`` is the careless
@@ -203,13 +248,23 @@ def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[
     if workers <= 1 or deals < 200:
         return run_chunk(ruleset, players, bots, mistakes, seed, 0, deals, want_records, progress)
     import multiprocessing as mp
+
     chunks = []
     size = max(100, deals // (workers * 8))
     for start in range(0, deals, size):
-        chunks.append((ruleset, players, bots, mistakes, seed, start, min(size, deals - start),
-                       want_records))
-    study = Study(ruleset.id, players, deals, seed, bots, mistakes, ruleset.scoring,
-                  [SeatStats() for _ in range(players)])
+        chunks.append(
+            (ruleset, players, bots, mistakes, seed, start, min(size, deals - start), want_records)
+        )
+    study = Study(
+        ruleset.id,
+        players,
+        deals,
+        seed,
+        bots,
+        mistakes,
+        ruleset.scoring,
+        [SeatStats() for _ in range(players)],
+    )
     records: list[dict[str, Any]] = []
     ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
     with ctx.Pool(workers) as pool:
@@ -300,20 +355,31 @@ class SkillStudy:
         if g.mean - g.ci95 > 0:
             return f"the expert gains {g.mean:.2f} {self.unit} a deal over a {self.opponent} player"
         if g.mean + g.ci95 < 0:
-            return (f"the expert loses {-g.mean:.2f} {self.unit} a deal against a "
-                    f"{self.opponent} player")
-        return (f"no gain over a {self.opponent} player can be told apart from chance at this many "
-                "deals")
+            return (
+                f"the expert loses {-g.mean:.2f} {self.unit} a deal against a "
+                f"{self.opponent} player"
+            )
+        return (
+            f"no gain over a {self.opponent} player can be told apart from chance at this many "
+            "deals"
+        )
 
     def to_json(self, per_deal: bool = True) -> dict[str, Any]:
         """A machine-readable summary; with ``per_deal``, every deal's ``[expert, baseline]``
         too (so the summary can be checked and any deal replayed)."""
-        out = {"ruleset": self.ruleset, "players": self.players, "opponent": self.opponent,
-               "deals": len(self.results), "seed": self.seed, "samples": self.samples,
-               "measure": "net stakes" if self.unit == "stakes" else "points",
-               "unit": self.unit,
-               "decisions_per_deal": round(self.decisions / len(self.results), 3)
-               if self.results else 0.0}
+        out = {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "opponent": self.opponent,
+            "deals": len(self.results),
+            "seed": self.seed,
+            "samples": self.samples,
+            "measure": "net stakes" if self.unit == "stakes" else "points",
+            "unit": self.unit,
+            "decisions_per_deal": round(self.decisions / len(self.results), 3)
+            if self.results
+            else 0.0,
+        }
         for name in ("gain", "expert", "baseline"):
             s = getattr(self, name)
             out[name] = {"mean": round(s.mean, 4), "ci95": round(s.ci95, 4) if s.n > 1 else None}
@@ -323,8 +389,9 @@ class SkillStudy:
         return out
 
 
-def play_skill_deal(ruleset: Ruleset, players: int, opponent: str, samples: int, seed: int,
-                    k: int) -> tuple[float, float, int]:
+def play_skill_deal(
+    ruleset: Ruleset, players: int, opponent: str, samples: int, seed: int, k: int
+) -> tuple[float, float, int]:
     """Deal ``k`` of a skill study (see :class:`SkillStudy`), played with the expert in seat 0
     and then with ``opponent`` there: ``(expert's result, baseline's result, the expert's
     analysed decisions)``, results relative to the seats' mean."""
@@ -339,9 +406,16 @@ def play_skill_deal(ruleset: Ruleset, players: int, opponent: str, samples: int,
     return out[0], out[1], expert.decisions
 
 
-def skill_chunk(ruleset: Ruleset, players: int, opponent: str, samples: int, seed: int,
-                start: int, count: int,
-                progress: Callable[[int], None] | None = None) -> SkillStudy:
+def skill_chunk(
+    ruleset: Ruleset,
+    players: int,
+    opponent: str,
+    samples: int,
+    seed: int,
+    start: int,
+    count: int,
+    progress: Callable[[int], None] | None = None,
+) -> SkillStudy:
     """Deals ``start`` .. ``start+count-1`` of a skill study, as a partial :class:`SkillStudy`."""
     study = SkillStudy(ruleset.id, players, count, seed, opponent, samples, ruleset.scoring)
     for k in range(start, start + count):
@@ -357,9 +431,16 @@ def _skill_worker(args: tuple[Any, ...]) -> SkillStudy:
     return skill_chunk(*args)
 
 
-def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: str,
-              samples: int = 200, workers: int = 1,
-              progress: Callable[[int], None] | None = None) -> SkillStudy:
+def run_skill(
+    ruleset: Ruleset,
+    players: int,
+    deals: int,
+    seed: int,
+    opponent: str,
+    samples: int = 200,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SkillStudy:
     """How much an expert seat gains over an ``opponent`` seat under ``ruleset`` with
     ``players``, over ``deals`` paired deals (:class:`SkillStudy`).
 
@@ -369,11 +450,14 @@ def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: s
     ruleset does not cover, or a budget below 1.
     """
     if opponent not in SKILL_OPPONENTS:
-        raise UsageError(f"an expert seat is measured against {', '.join(SKILL_OPPONENTS)}, not "
-                         f"{opponent!r}")
+        raise UsageError(
+            f"an expert seat is measured against {', '.join(SKILL_OPPONENTS)}, not {opponent!r}"
+        )
     if players not in ruleset.counts:
-        raise UsageError(f"ruleset {ruleset.id} does not cover {players} players; choose from "
-                         f"{', '.join(map(str, ruleset.player_counts))}")
+        raise UsageError(
+            f"ruleset {ruleset.id} does not cover {players} players; choose from "
+            f"{', '.join(map(str, ruleset.player_counts))}"
+        )
     if deals < 1 or samples < 1:
         raise UsageError("a skill study needs at least one deal and one sample a decision")
     if workers <= 1 or deals < 8:
@@ -381,9 +465,12 @@ def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: s
         study.deals = deals
         return study
     import multiprocessing as mp
+
     size = max(2, deals // (workers * 8))
-    chunks = [(ruleset, players, opponent, samples, seed, start, min(size, deals - start))
-              for start in range(0, deals, size)]
+    chunks = [
+        (ruleset, players, opponent, samples, seed, start, min(size, deals - start))
+        for start in range(0, deals, size)
+    ]
     study = SkillStudy(ruleset.id, players, deals, seed, opponent, samples, ruleset.scoring)
     ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
     with ctx.Pool(workers) as pool:
@@ -394,11 +481,23 @@ def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: s
     return study
 
 
-def skill_json(studies: list[SkillStudy], deals: int, seed: int, samples: int,
-               opponents: list[str], per_deal: bool = True) -> dict[str, Any]:
+def skill_json(
+    studies: list[SkillStudy],
+    deals: int,
+    seed: int,
+    samples: int,
+    opponents: list[str],
+    per_deal: bool = True,
+) -> dict[str, Any]:
     """The figures of several skill studies (``laugh simulate --skill --json``, and the lessons'
     precomputed table) as one JSON object: ``format`` (:data:`SKILL_FORMAT`), ``deals``,
     ``seed``, ``samples``, ``opponents`` and ``rows`` (:meth:`SkillStudy.to_json` each, with
     every deal's figures when ``per_deal``)."""
-    return {"format": SKILL_FORMAT, "deals": deals, "seed": seed, "samples": samples,
-            "opponents": list(opponents), "rows": [s.to_json(per_deal) for s in studies]}
+    return {
+        "format": SKILL_FORMAT,
+        "deals": deals,
+        "seed": seed,
+        "samples": samples,
+        "opponents": list(opponents),
+        "rows": [s.to_json(per_deal) for s in studies],
+    }

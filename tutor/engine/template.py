@@ -19,18 +19,39 @@ _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 #: The values the template starts from: Parlett's game, as data.
 _START = {
-    "first_dealer": "lowest_cut", "table_mournival": "dealer_takes",
+    "first_dealer": "lowest_cut",
+    "table_mournival": "dealer_takes",
     "captures": ["one_for_one", "one_for_three", "pair_for_pair", "prial_for_one"],
-    "hand_plays": "free", "bonus_to": "last_in", "last_in_plays_on": "false",
-    "leftovers_to": "dealer", "scoring": "stakes",
+    "hand_plays": "free",
+    "bonus_to": "last_in",
+    "last_in_plays_on": "false",
+    "leftovers_to": "dealer",
+    "scoring": "stakes",
     "oversights": ["overlooked_table_mournival", "split_prial", "laid_down_dead_pair"],
-    "captures_per_turn": "one", "declarations": ["prial", "mournival", "dead_pair"],
-    "lie_down_pays": "null", "pot_to": "null", "match_format": "null",
+    "captures_per_turn": "one",
+    "declarations": ["prial", "mournival", "dead_pair"],
+    "lie_down_pays": "null",
+    "pot_to": "null",
+    "match_format": "null",
 }
-_COUNTS = {4: {"hand": 10, "table": 12, "ante_dealer": 3, "ante_other": 2, "last_in_bonus": 3,
-               "breakeven": 10},
-           5: {"hand": 8, "table": 12, "ante_dealer": 3, "ante_other": 2, "last_in_bonus": 5,
-               "breakeven": 8}}
+_COUNTS = {
+    4: {
+        "hand": 10,
+        "table": 12,
+        "ante_dealer": 3,
+        "ante_other": 2,
+        "last_in_bonus": 3,
+        "breakeven": 10,
+    },
+    5: {
+        "hand": 8,
+        "table": 12,
+        "ante_dealer": 3,
+        "ante_other": 2,
+        "last_in_bonus": 5,
+        "breakeven": 8,
+    },
+}
 
 
 def _yaml_value(v: object) -> str:
@@ -62,8 +83,10 @@ def source_template(source_id: str) -> str:
     Raises :class:`~tutor.engine.errors.UsageError` when ``source_id`` is not an id (lowercase
     letters and digits joined by dashes)."""
     if not _ID_RE.match(source_id):
-        raise UsageError(f"{source_id!r} is not an id: use lowercase letters and digits joined "
-                         "by dashes, e.g. tuesday-club")
+        raise UsageError(
+            f"{source_id!r} is not an id: use lowercase letters and digits joined "
+            "by dashes, e.g. tuesday-club"
+        )
     statuses = "; ".join(f"{k}: {v}" for k, v in STATUS_MEANINGS.items())
     out = [
         f"# A source file for Laugh and Lie Down: {source_id}",
@@ -79,7 +102,7 @@ def source_template(source_id: str) -> str:
         "text: null             # or the file name of the text the quotations are taken from",
         "summary: >-",
         "  In your own words: who plays this way, and how it differs from the sources.",
-        "quotations: {}         # id: {text: \"verbatim words\", where: \"section\"}",
+        'quotations: {}         # id: {text: "verbatim words", where: "section"}',
         "rulesets:",
         f"  {source_id}:",
         "    title: A short title",
@@ -96,12 +119,22 @@ def source_template(source_id: str) -> str:
         if spec.scope != "ruleset":
             continue
         out.append(f"    # {name}: {spec.meaning}.")
-        out.append(f"    #   values: {_values_comment(name)}"
-                   + ("" if spec.required else "; optional, default "
-                      + _yaml_value(list(spec.default) if isinstance(spec.default, tuple)
-                                    else ("null" if spec.default is None else spec.default))))
-        out.append(f"    {name}: {{value: {_yaml_value(_START[name])}, status: chosen, "
-                   "note: Fill in.}")
+        out.append(
+            f"    #   values: {_values_comment(name)}"
+            + (
+                ""
+                if spec.required
+                else "; optional, default "
+                + _yaml_value(
+                    list(spec.default)
+                    if isinstance(spec.default, tuple)
+                    else ("null" if spec.default is None else spec.default)
+                )
+            )
+        )
+        out.append(
+            f"    {name}: {{value: {_yaml_value(_START[name])}, status: chosen, note: Fill in.}}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -113,58 +146,63 @@ def records_template(name: str) -> str:
     Raises :class:`~tutor.engine.errors.UsageError` when ``name`` is not an id (lowercase
     letters and digits joined by dashes)."""
     if not _ID_RE.match(name):
-        raise UsageError(f"{name!r} is not an id: use lowercase letters and digits joined by "
-                         "dashes, e.g. name-records-2")
+        raise UsageError(
+            f"{name!r} is not an id: use lowercase letters and digits joined by "
+            "dashes, e.g. name-records-2"
+        )
     from tutor.engine.sources import RECORD_KINDS
+
     kinds = "; ".join(f"{k}: {v}" for k, v in RECORD_KINDS.items())
-    return "\n".join([
-        f"# Records of the game: {name}",
-        "# This file is read at every start from your folder (LAUGH_HOME/sources). Each record",
-        "# you add below is shown by `laugh sources`, placed in the timeline puzzles, taught in",
-        "# lesson 1 and printed in the class pack, with its citation exactly as you give it.",
-        "# `laugh sources check` names the file, line and key of every problem; a file with a",
-        "# problem is left out (the program says so in one line) and never stops it.",
-        "# Everything outside a quotation's text is in your own words.",
-        f"id: {name}",
-        "kind: records",
-        "citation: {author: null, title: My records of the game}   # this file, not a record",
-        "text: null    # or the file name (beside this one) of a text your quotations stand in",
-        "summary: >-",
-        "  Records of the game found since the program was written: where they were found.",
-        "",
-        "# The words of a record, verbatim, each with an id the record names (quote:). With",
-        "# text: null above they are listed as \"cited, not checked\". To use an example,",
-        "# remove the first '#' of each of its lines.",
-        "quotations:",
-        "#  pamphlet-words:",
-        "#    text: \"A game at Laugh and lie downe, which the boys do play\"",
-        "#    where: \"Preface\"",
-        "",
-        "# Each record: id, kind, date, citation, and optionally quote, reported_by, report, note.",
-        f"# - kind: {kinds}",
-        "# - date: a year (1702), c. 1665, by 1784 (at the latest), after 1700, 1590-1600,",
-        "# - ... 1590s, 18th century, early/mid/late 17th century, or null (undated)",
-        "# - citation: {author: ..., title: ..., page: ...} (author and page may be left out)",
-        "# - quote: the id of a quotation above: its own words (leave it out if you have none:",
-        "# - ... a record without words is shown as cited, never given invented ones)",
-        "# - reported_by: a source id (laugh sources lists them) or a citation",
-        "# - ... {author: ..., title: ..., date: ..., page: ...} of whoever reports it",
-        "# - report: the id of a quotation above: the reporter's own words about it",
-        "records:",
-        "#  - id: pamphlet-1702",
-        "#    kind: name",
-        "#    date: 1702",
-        "#    citation: {author: Anon., title: A True Relation, page: p. 4}",
-        "#    quote: pamphlet-words",
-        "#  - id: ballad-century",
-        "#    kind: name",
-        "#    date: 18th century",
-        "#    citation: {title: A broadside ballad}",
-        "#    reported_by: {author: A. Historian, title: Notes on old games, date: '2021'}",
-        "#  - id: inventory-by-1784",
-        "#    kind: name",
-        "#    date: by 1784",
-        "#    citation: {title: A shop's inventory, page: fol. 12}",
-        "#    note: Known from a citation only, in a pamphlet of that year.",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"# Records of the game: {name}",
+            "# This file is read at every start from your folder (LAUGH_HOME/sources). Each record",
+            "# you add below is shown by `laugh sources`, placed in the timeline puzzles, taught in",
+            "# lesson 1 and printed in the class pack, with its citation exactly as you give it.",
+            "# `laugh sources check` names the file, line and key of every problem; a file with a",
+            "# problem is left out (the program says so in one line) and never stops it.",
+            "# Everything outside a quotation's text is in your own words.",
+            f"id: {name}",
+            "kind: records",
+            "citation: {author: null, title: My records of the game}   # this file, not a record",
+            "text: null    # or the file name (beside this one) of a text your quotations stand in",
+            "summary: >-",
+            "  Records of the game found since the program was written: where they were found.",
+            "",
+            "# The words of a record, verbatim, each with an id the record names (quote:). With",
+            '# text: null above they are listed as "cited, not checked". To use an example,',
+            "# remove the first '#' of each of its lines.",
+            "quotations:",
+            "#  pamphlet-words:",
+            '#    text: "A game at Laugh and lie downe, which the boys do play"',
+            '#    where: "Preface"',
+            "",
+            "# Each record: id, kind, date, citation, and optionally quote, reported_by, report, note.",
+            f"# - kind: {kinds}",
+            "# - date: a year (1702), c. 1665, by 1784 (at the latest), after 1700, 1590-1600,",
+            "# - ... 1590s, 18th century, early/mid/late 17th century, or null (undated)",
+            "# - citation: {author: ..., title: ..., page: ...} (author and page may be left out)",
+            "# - quote: the id of a quotation above: its own words (leave it out if you have none:",
+            "# - ... a record without words is shown as cited, never given invented ones)",
+            "# - reported_by: a source id (laugh sources lists them) or a citation",
+            "# - ... {author: ..., title: ..., date: ..., page: ...} of whoever reports it",
+            "# - report: the id of a quotation above: the reporter's own words about it",
+            "records:",
+            "#  - id: pamphlet-1702",
+            "#    kind: name",
+            "#    date: 1702",
+            "#    citation: {author: Anon., title: A True Relation, page: p. 4}",
+            "#    quote: pamphlet-words",
+            "#  - id: ballad-century",
+            "#    kind: name",
+            "#    date: 18th century",
+            "#    citation: {title: A broadside ballad}",
+            "#    reported_by: {author: A. Historian, title: Notes on old games, date: '2021'}",
+            "#  - id: inventory-by-1784",
+            "#    kind: name",
+            "#    date: by 1784",
+            "#    citation: {title: A shop's inventory, page: fol. 12}",
+            "#    note: Known from a citation only, in a pamphlet of that year.",
+            "",
+        ]
+    )

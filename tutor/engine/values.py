@@ -14,9 +14,21 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["BonusTo", "CaptureForm", "CapturesPerTurn", "Declaration", "FirstDealer",
-           "HandPlays", "LeftoversTo", "OversightKind", "PayTo", "PotTo", "Scoring",
-           "TableMournival", "ENUMS"]
+__all__ = [
+    "BonusTo",
+    "CaptureForm",
+    "CapturesPerTurn",
+    "Declaration",
+    "FirstDealer",
+    "HandPlays",
+    "LeftoversTo",
+    "OversightKind",
+    "PayTo",
+    "PotTo",
+    "Scoring",
+    "TableMournival",
+    "ENUMS",
+]
 
 
 class FirstDealer(StrEnum):
@@ -115,8 +127,15 @@ class PotTo(StrEnum):
 
 #: The enum of each parameter whose values are names (``lie_down_pays`` names only its ``to``).
 ENUMS: dict[str, type[StrEnum]] = {
-    "first_dealer": FirstDealer, "table_mournival": TableMournival, "captures": CaptureForm,
-    "hand_plays": HandPlays, "bonus_to": BonusTo, "leftovers_to": LeftoversTo,
-    "scoring": Scoring, "oversights": OversightKind, "captures_per_turn": CapturesPerTurn,
-    "declarations": Declaration, "pot_to": PotTo,
+    "first_dealer": FirstDealer,
+    "table_mournival": TableMournival,
+    "captures": CaptureForm,
+    "hand_plays": HandPlays,
+    "bonus_to": BonusTo,
+    "leftovers_to": LeftoversTo,
+    "scoring": Scoring,
+    "oversights": OversightKind,
+    "captures_per_turn": CapturesPerTurn,
+    "declarations": Declaration,
+    "pot_to": PotTo,
 }

@@ -38,8 +38,16 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from tutor.engine.errors import DataError
 from tutor.engine.infile import open_input
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "Document", "LOADER", "compose", "load",
-           "read_text"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_VALUES",
+    "Document",
+    "LOADER",
+    "compose",
+    "load",
+    "read_text",
+]
 
 #: The largest data file (or YAML text) read, in bytes.  The largest of the project's is ~20 kB.
 MAX_BYTES = 1_000_000
@@ -55,8 +63,7 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-def read_text(path: Path | str, display: str | None = None, *,
-              follow_links: bool = True) -> str:
+def read_text(path: Path | str, display: str | None = None, *, follow_links: bool = True) -> str:
     """The text of a data file: UTF-8, a leading byte-order mark dropped.
 
     ``display`` is the name messages use (default ``path`` as given); ``follow_links`` False
@@ -75,14 +82,16 @@ def read_text(path: Path | str, display: str | None = None, *,
     except OSError as exc:
         raise DataError(f"{name}: cannot read: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
-        raise DataError(f"{name}:1: the file is larger than {MAX_BYTES:,} bytes; a data file "
-                        "is far smaller")
+        raise DataError(
+            f"{name}:1: the file is larger than {MAX_BYTES:,} bytes; a data file is far smaller"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise DataError(f"{name}:{line}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
-            from None
+        raise DataError(
+            f"{name}:{line}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
     return text.removeprefix("\ufeff")
 
 
@@ -131,8 +140,9 @@ class Document:
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = self.first_line + (mark.line if mark else 0)
-            raise DataError(_message(self.display, line, self.path(),
-                                     _one_line(exc.problem or str(exc)))) from None
+            raise DataError(
+                _message(self.display, line, self.path(), _one_line(exc.problem or str(exc)))
+            ) from None
 
     def entries(self, node: Node) -> dict[object, tuple[Node, Node]]:
         """A mapping node's entries as ``{key: (key node, value node)}`` (merge keys applied,
@@ -143,7 +153,7 @@ class Document:
         merged: dict[Any, tuple[Node, Node]] = {}
         for knode, vnode in node.value:
             if knode.tag == _MERGE_TAG:
-                for sub in (vnode.value if isinstance(vnode, SequenceNode) else [vnode]):
+                for sub in vnode.value if isinstance(vnode, SequenceNode) else [vnode]:
                     for k, kv in self.entries(sub).items():
                         merged.setdefault(k, kv)
                 continue
@@ -153,8 +163,11 @@ class Document:
     def key_lines(self, node: Node | None = None) -> dict[object, int]:
         """Each key of a mapping node (default the root) -> the file line of that key."""
         node = self.root if node is None else node
-        return {k: self.line(kn) for k, (kn, _) in self.entries(node).items()} \
-            if node is not None else {}
+        return (
+            {k: self.line(kn) for k, (kn, _) in self.entries(node).items()}
+            if node is not None
+            else {}
+        )
 
     def find(self, *keys: int | str) -> Node | None:
         """The node at ``keys`` (mapping keys and list indexes) from the root, or None."""
@@ -199,8 +212,9 @@ def compose(text: str, display: str, first_line: int = 1, prefix: str = "") -> D
     """
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_BYTES:
-        raise DataError(_message(display, first_line, prefix,
-                                 f"longer than {MAX_BYTES:,} characters"))
+        raise DataError(
+            _message(display, first_line, prefix, f"longer than {MAX_BYTES:,} characters")
+        )
     try:
         _check_events(text, display, first_line, prefix)
         loader = LOADER(text)
@@ -213,14 +227,22 @@ def compose(text: str, display: str, first_line: int = 1, prefix: str = "") -> D
         if exc.problem and "nesting depth" in exc.problem:
             # libyaml 0.2.6 and later (PyYAML 6.0.4) refuse 1,000 open brackets while scanning,
             # before a single event reaches the depth check: say it in the same words.
-            raise DataError(_message(display, line, prefix,
-                                     f"nested more than {MAX_DEPTH} levels deep")) from None
+            raise DataError(
+                _message(display, line, prefix, f"nested more than {MAX_DEPTH} levels deep")
+            ) from None
         what = " ".join(str(x) for x in (exc.context, exc.problem) if x) or _one_line(str(exc))
-        raise DataError(_message(display, line, prefix, ("not valid YAML: " if prefix else
-                                                         "YAML syntax error: ") + what)) from None
+        raise DataError(
+            _message(
+                display,
+                line,
+                prefix,
+                ("not valid YAML: " if prefix else "YAML syntax error: ") + what,
+            )
+        ) from None
     except yaml.YAMLError as exc:
-        raise DataError(_message(display, first_line, prefix,
-                                 f"YAML error: {_one_line(str(exc))}")) from None
+        raise DataError(
+            _message(display, first_line, prefix, f"YAML error: {_one_line(str(exc))}")
+        ) from None
     doc = Document(loader, root, display, first_line, prefix)
     if root is not None:
         _check_nodes(doc, root, "", set())
@@ -243,8 +265,17 @@ def load(text: str, display: str, first_line: int = 1, prefix: str = "") -> tupl
 class _Frame:
     """One open list or mapping while the events stream by."""
 
-    __slots__ = ("mapping", "path", "key", "expect_key", "index", "anchor", "start", "level",
-                 "deepest")
+    __slots__ = (
+        "mapping",
+        "path",
+        "key",
+        "expect_key",
+        "index",
+        "anchor",
+        "start",
+        "level",
+        "deepest",
+    )
 
     def __init__(self, mapping: bool, path: str, anchor: str | None, start: int, level: int):
         self.mapping = mapping
@@ -263,13 +294,19 @@ def _check_events(text: str, display: str, first_line: int, prefix: str) -> None
     safe) and refuse excess depth, alias expansion and recursive aliases before composing."""
     loader = LOADER(text)
     stack: list[_Frame] = []
-    anchors: dict[str, tuple[int, int]] = {}    # closed anchor -> (values, depth)
+    anchors: dict[str, tuple[int, int]] = {}  # closed anchor -> (values, depth)
     open_anchors: set[str] = set()
     total = 0
 
     def fail(event: Any, path: str, message: str) -> DataError:
-        return DataError(_message(display, first_line + event.start_mark.line,
-                                  _join(prefix, path) if path else prefix, message))
+        return DataError(
+            _message(
+                display,
+                first_line + event.start_mark.line,
+                _join(prefix, path) if path else prefix,
+                message,
+            )
+        )
 
     def child_path() -> str:
         if not stack:
@@ -308,8 +345,9 @@ def _check_events(text: str, display: str, first_line: int, prefix: str) -> None
             path = child_path()
             if isinstance(event, AliasEvent):
                 if event.anchor in open_anchors:
-                    raise fail(event, path, f"the alias *{event.anchor} refers to a value that "
-                                            "holds it")
+                    raise fail(
+                        event, path, f"the alias *{event.anchor} refers to a value that holds it"
+                    )
                 if event.anchor not in anchors:
                     raise fail(event, path, f"the alias *{event.anchor} names no anchor before it")
                 values, depth = anchors[event.anchor]
@@ -319,8 +357,11 @@ def _check_events(text: str, display: str, first_line: int, prefix: str) -> None
                 total += 1
                 reach = level
             if total > MAX_VALUES:
-                raise fail(event, path, f"more than {MAX_VALUES:,} values once aliases are "
-                                        "expanded (an alias bomb?)")
+                raise fail(
+                    event,
+                    path,
+                    f"more than {MAX_VALUES:,} values once aliases are expanded (an alias bomb?)",
+                )
             if reach > MAX_DEPTH:
                 raise fail(event, path, f"nested more than {MAX_DEPTH} levels deep")
             if stack:
@@ -329,8 +370,9 @@ def _check_events(text: str, display: str, first_line: int, prefix: str) -> None
                 anchor = event.anchor
                 if anchor is not None:
                     open_anchors.add(anchor)
-                stack.append(_Frame(isinstance(event, MappingStartEvent), path, anchor,
-                                    total - 1, level))
+                stack.append(
+                    _Frame(isinstance(event, MappingStartEvent), path, anchor, total - 1, level)
+                )
                 continue
             if isinstance(event, ScalarEvent) and event.anchor is not None:
                 anchors[event.anchor] = (1, 1)
@@ -370,11 +412,12 @@ def _check_nodes(doc: Document, node: Node, path: str, seen: set[int]) -> None:
         key = _build(doc, knode, path)
         try:
             earlier = first.get(key)
-        except TypeError:               # unhashable: cannot happen for a scalar, but be sure
+        except TypeError:  # unhashable: cannot happen for a scalar, but be sure
             raise doc.error(knode, path, "a key must be a name or a number") from None
         if earlier is not None:
-            raise doc.error(knode, _join(path, key),
-                            f"duplicate key (first at line {doc.line(earlier)})")
+            raise doc.error(
+                knode, _join(path, key), f"duplicate key (first at line {doc.line(earlier)})"
+            )
         first[key] = knode
         _check_nodes(doc, vnode, _join(path, key), seen)
 
@@ -385,12 +428,13 @@ def _build(doc: Document, node: ScalarNode, path: str) -> Any:
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc)
         raise doc.error(node, path, f"cannot read the value: {_one_line(problem)}") from None
-    except (ValueError, OverflowError, TypeError) as exc:   # e.g. 2018-13-45, 5,000 digits
+    except (ValueError, OverflowError, TypeError) as exc:  # e.g. 2018-13-45, 5,000 digits
         why = _one_line(str(exc))
         if "digits" in why:
             why = "too many digits"
-        raise doc.error(node, path, f"cannot read the value {_short(node.value)}: "
-                                    f"{why[:80]}") from None
+        raise doc.error(
+            node, path, f"cannot read the value {_short(node.value)}: {why[:80]}"
+        ) from None
 
 
 def _message(display: str, line: int, path: str, message: str) -> str:

@@ -39,12 +39,36 @@ from __future__ import annotations
 import importlib as _importlib
 from typing import Any
 
-__all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "another",
-           "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs", "shows",
-           "misfit", "board_needs", "probe",
-           "max_stars", "parse_spec", "Puzzle", "Grade", "AnswerError", "GenerationError",
-           "recompute_answer", "definition", "definitions", "Definition", "curated_sets",
-           "curated_set"]
+__all__ = [
+    "KINDS",
+    "FORMAT",
+    "TRIES",
+    "SET_STRIDE",
+    "generate",
+    "from_id",
+    "another",
+    "applicable_rulesets",
+    "not_applicable",
+    "taught_in",
+    "themes_of",
+    "needs",
+    "shows",
+    "misfit",
+    "board_needs",
+    "probe",
+    "max_stars",
+    "parse_spec",
+    "Puzzle",
+    "Grade",
+    "AnswerError",
+    "GenerationError",
+    "recompute_answer",
+    "definition",
+    "definitions",
+    "Definition",
+    "curated_sets",
+    "curated_set",
+]
 
 
 def __getattr__(name: str) -> Any:

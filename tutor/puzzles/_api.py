@@ -30,16 +30,45 @@ from tutor.puzzles.generators import build as _build
 from tutor.puzzles.model import FORMAT, TRIES, AnswerError, Definition, Grade, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in, themes_of
 
-__all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "another",
-           "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs", "shows",
-           "misfit", "board_needs", "probe",
-           "max_stars", "parse_spec", "Puzzle", "Grade", "AnswerError", "GenerationError",
-           "recompute_answer", "definition", "definitions", "Definition", "curated_sets",
-           "curated_set"]
+__all__ = [
+    "KINDS",
+    "FORMAT",
+    "TRIES",
+    "SET_STRIDE",
+    "generate",
+    "from_id",
+    "another",
+    "applicable_rulesets",
+    "not_applicable",
+    "taught_in",
+    "themes_of",
+    "needs",
+    "shows",
+    "misfit",
+    "board_needs",
+    "probe",
+    "max_stars",
+    "parse_spec",
+    "Puzzle",
+    "Grade",
+    "AnswerError",
+    "GenerationError",
+    "recompute_answer",
+    "definition",
+    "definitions",
+    "Definition",
+    "curated_sets",
+    "curated_set",
+]
 
 
-def generate(kind: str, ruleset: str | None = None, players: int | None = None,
-             seed: int | None = None, difficulty: int | None = None) -> Puzzle:
+def generate(
+    kind: str,
+    ruleset: str | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    difficulty: int | None = None,
+) -> Puzzle:
     """One puzzle of ``kind``, a kind or a spec ``KIND[/THEME][@LESSON]`` (see
     :mod:`tutor.puzzles.generators`).
 
@@ -71,8 +100,9 @@ def from_id(puzzle_id: str) -> Puzzle:
     return _build(kind, rid, n, seed)
 
 
-def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None,
-            theme: str | None = None) -> Puzzle:
+def another(
+    puzzle: Puzzle, n: int = 1, lesson: str | None = None, theme: str | None = None
+) -> Puzzle:
     """A fresh puzzle of the same kind and main theme as ``puzzle``, under the same ruleset and
     player count, as hard where one is found, never ``puzzle`` itself nor the same question
     about the same position (:func:`tutor.puzzles.generators.same_question`: "Player 2 deals.
@@ -86,12 +116,24 @@ def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None,
     if lesson:
         spec += f"@{lesson}"
     seed = derived_seed(f"{puzzle.id}/again/{n}")
-    return search(spec, puzzle.ruleset, puzzle.players, seed, puzzle.difficulty,
-                  exclude=(puzzle.id,), unlike=puzzle)
+    return search(
+        spec,
+        puzzle.ruleset,
+        puzzle.players,
+        seed,
+        puzzle.difficulty,
+        exclude=(puzzle.id,),
+        unlike=puzzle,
+    )
 
 
-def probe(spec: str, ruleset: str | None = None, players: int | None = None, seed: int = 0,
-          bound: int = 60) -> str | None:
+def probe(
+    spec: str,
+    ruleset: str | None = None,
+    players: int | None = None,
+    seed: int = 0,
+    bound: int = 60,
+) -> str | None:
     """Whether puzzles of ``spec`` (``KIND[/THEME][@LESSON]``) can be set: None when the search
     from ``seed`` finds one within ``bound`` seeds, else why not in a few words (the reason most
     of the puzzles found did not fit: a theme they lack, a board that shows a rule taught later,
@@ -109,6 +151,7 @@ def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
     the position: the features of its pot or points line where the kind shows it (its
     definition's ``options.board``), as ids of ``puzzles/board.yaml``."""
     from tutor.puzzles.render import board_options, scoring_features
+
     if not board_options(kind)["scoring"]:
         return []
     return sorted(scoring_features(ruleset, players))
@@ -117,8 +160,9 @@ def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
 def recompute_answer(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle's answer computed afresh by the engine from its record (replayed)."""
     rs = default_library().ruleset(puzzle.ruleset, puzzle.players)
-    return kind_of(puzzle.kind).solve(replay(puzzle.record), puzzle.seat, puzzle.data, rs,
-                                      puzzle.players)
+    return kind_of(puzzle.kind).solve(
+        replay(puzzle.record), puzzle.seat, puzzle.data, rs, puzzle.players
+    )
 
 
 def definitions() -> dict[str, Definition]:
@@ -134,5 +178,6 @@ def curated_sets() -> dict[str, PuzzleSet]:
 def curated_set(name: str) -> PuzzleSet:
     """One curated set by name; UsageError listing the sets if there is none."""
     from tutor.engine.names import find_name
+
     sets = curated_sets()
     return sets[find_name(name, sets, "puzzle set")]

@@ -142,21 +142,42 @@ _ANALYSES: OrderedDict[tuple[object, ...], tuple[Ruleset, Analysis]] = OrderedDi
 _ANALYSES_KEPT = 128
 
 
-def turn_analysis(deal: Deal, seat: int, seed: int, samples: int,
-                  policy: str = "counter") -> Analysis:
+def turn_analysis(
+    deal: Deal, seat: int, seed: int, samples: int, policy: str = "counter"
+) -> Analysis:
     """The analysis of ``seat``'s turn options at ``deal`` (:func:`tutor.engine.analysis.analyse`
     with ``which="turn"``) on a fixed budget: exactly ``samples`` determinizations, no early
     stop, so the figures depend only on the seat's view, ``seed`` and ``samples`` (the same on
     any machine).  Remembered for the process (the last :data:`_ANALYSES_KEPT`).  Raises
     :class:`tutor.engine.analysis.NoDecision` when the seat is not to move."""
-    key = (deal.ruleset.id, deal.n, deal.dealer, seat, tuple(deal.history), deal.table,
-           deal.hands[seat], deal.wonall, deal.aside, seed, samples, policy)
+    key = (
+        deal.ruleset.id,
+        deal.n,
+        deal.dealer,
+        seat,
+        tuple(deal.history),
+        deal.table,
+        deal.hands[seat],
+        deal.wonall,
+        deal.aside,
+        seed,
+        samples,
+        policy,
+    )
     hit = _ANALYSES.get(key)
     if hit is not None and hit[0] is deal.ruleset:
         _ANALYSES.move_to_end(key)
         return hit[1]
-    an = analyse(deal, seat, policy=policy, seed=seed, samples=samples, which="turn",
-                 stop_when_clear=False, min_samples=samples)
+    an = analyse(
+        deal,
+        seat,
+        policy=policy,
+        seed=seed,
+        samples=samples,
+        which="turn",
+        stop_when_clear=False,
+        min_samples=samples,
+    )
     _ANALYSES[key] = (deal.ruleset, an)
     while len(_ANALYSES) > _ANALYSES_KEPT:
         _ANALYSES.popitem(last=False)
@@ -178,6 +199,7 @@ class Plan(TypedDict, total=False):
     the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
     may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
     reading names (as JSON), and whether the settlement has a table ``mournival``."""
+
     variant: str
     theme: str
     case: str
@@ -214,16 +236,24 @@ class Ctx:
         self.rng.shuffle(pack)
         return pack
 
-    def bots(self, rate: float, special: dict[int, float] | None = None,
-             names: tuple[str, ...] = ("willughby", "counter")) -> list[Bot]:
+    def bots(
+        self,
+        rate: float,
+        special: dict[int, float] | None = None,
+        names: tuple[str, ...] = ("willughby", "counter"),
+    ) -> list[Bot]:
         """One computer player per seat: a seeded choice among ``names``, careless at ``rate``
         (``special`` gives some seats their own rate)."""
         special = special or {}
-        return [make_bot(self.rng.choice(names), special.get(q, rate))
-                for q in range(self.players)]
+        return [make_bot(self.rng.choice(names), special.get(q, rate)) for q in range(self.players)]
 
-    def play(self, pack: list[int], dealer: int, bots: Sequence[Bot],
-             observer: Callable[[Deal, Action], None] | None = None) -> Deal:
+    def play(
+        self,
+        pack: list[int],
+        dealer: int,
+        bots: Sequence[Bot],
+        observer: Callable[[Deal, Action], None] | None = None,
+    ) -> Deal:
         """Deal ``pack`` and play it out with ``bots`` (``observer(deal, action)`` after every
         action)."""
         deal = Deal(self.rs, self.players, dealer, pack)
@@ -290,8 +320,9 @@ class PuzzleKind:
         ruleset parameters only."""
         return None
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         """The plan of a puzzle id (which variant, decoy or not), from its base rng."""
         return {"variant": "default"}
 
@@ -303,8 +334,9 @@ class PuzzleKind:
         """One generation attempt: a candidate, or None to try the next attempt."""
         raise NotImplementedError
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, object], rs: Ruleset,
-              players: int) -> Answer:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, object], rs: Ruleset, players: int
+    ) -> Answer:
         """The answer from a position (``seat`` the learner's, ``data`` the puzzle's
         :attr:`Candidate.data`), by engine queries: a JSON object (:data:`Answer`), as the
         ``laugh-and-lie-down/puzzle@1`` format stores it."""
@@ -363,6 +395,7 @@ class OneLetterKind(PuzzleKind):
 
     def wrong_answer(self, puzzle: Puzzle) -> str | None:
         """The first choice's letter that is not right."""
-        letter: str = next(c["letter"] for c in puzzle.data["choices"]
-                           if c["letter"] not in puzzle.answer["right"])
+        letter: str = next(
+            c["letter"] for c in puzzle.data["choices"] if c["letter"] not in puzzle.answer["right"]
+        )
         return letter

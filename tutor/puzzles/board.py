@@ -19,11 +19,28 @@ from tutor.engine.observe import Observation, observe
 from tutor.engine.parameters import settlement_rule, spec, value_who, value_words
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["action_text", "cards_text", "grouped_text", "hanging", "pile_text", "render_screen",
-           "render_observation", "ruleset_scoring_line", "settlement_words", "scoring_line"]
+__all__ = [
+    "action_text",
+    "cards_text",
+    "grouped_text",
+    "hanging",
+    "pile_text",
+    "render_screen",
+    "render_observation",
+    "ruleset_scoring_line",
+    "settlement_words",
+    "scoring_line",
+]
 
-_VERB = {"capture": ("capture", "captures"), "lie": ("lie", "lies"), "claim": ("claim", "claims"),
-         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares"), "end": ("end", "ends")}
+_VERB = {
+    "capture": ("capture", "captures"),
+    "lie": ("lie", "lies"),
+    "claim": ("claim", "claims"),
+    "take": ("take", "takes"),
+    "set": ("set", "sets"),
+    "declare": ("declare", "declares"),
+    "end": ("end", "ends"),
+}
 
 
 def _style(card: int) -> str:
@@ -72,8 +89,9 @@ def _who(a: Action, names: Sequence[str], seat: int | None, verb: str) -> str:
     return f"{names[a.player]} {_VERB[verb][0 if you else 1]}"
 
 
-def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool,
-                set_aside: bool = False) -> Text:
+def action_text(
+    a: Action, names: Sequence[str], seat: int | None, symbols: bool, set_aside: bool = False
+) -> Text:
     """One action in words with coloured cards: ``Anne captures 7♥ with 7♠``; the learner's own
     actions read ``You capture ...``.  ``set_aside``: a table mournival is set aside for the
     last-in player rather than taken into the dealer's won cards."""
@@ -102,8 +120,12 @@ def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool
     elif k == "end_turn":
         t.append(_who(a, names, seat, "end") + " the turn")
     else:
-        what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-                "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[k]
+        what = {
+            "declare_prial": "a pair of a prial",
+            "declare_mournival": "a mournival",
+            "declare_dead_pair": "a dead pair",
+            "declare_pair": "a pair",
+        }[k]
         t.append(_who(a, names, seat, "declare") + f" {what}: ")
         t.append_text(cards_text(a.cards, symbols))
     return t
@@ -147,21 +169,47 @@ def hanging(label: Text, body: Text) -> Table:
     return grid
 
 
-def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
-                  title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
-                  show_hand: bool = True, show_piles: bool = True) -> Group:
+def render_screen(
+    deal: Deal,
+    seat: int,
+    names: Sequence[str],
+    symbols: bool,
+    *,
+    title: str = "",
+    recent: int = 4,
+    totals: Sequence[int] | None = None,
+    show_hand: bool = True,
+    show_piles: bool = True,
+) -> Group:
     """The table as ``seat`` sees it.  ``title`` heads it; ``recent`` is how many of the last
     actions to list; ``totals`` (match totals per seat) are shown beside the names.  Drawn from
     the seat's observation (:func:`tutor.engine.observe.observe`), as a live table's client
     draws it (:func:`render_observation`)."""
-    return render_observation(observe(deal, seat), deal.ruleset, names, symbols, title=title,
-                              recent=recent, totals=totals, show_hand=show_hand,
-                              show_piles=show_piles)
+    return render_observation(
+        observe(deal, seat),
+        deal.ruleset,
+        names,
+        symbols,
+        title=title,
+        recent=recent,
+        totals=totals,
+        show_hand=show_hand,
+        show_piles=show_piles,
+    )
 
 
-def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symbols: bool, *,
-                       title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
-                       show_hand: bool = True, show_piles: bool = True) -> Group:
+def render_observation(
+    obs: Observation,
+    rs: Ruleset,
+    names: Sequence[str],
+    symbols: bool,
+    *,
+    title: str = "",
+    recent: int = 4,
+    totals: Sequence[int] | None = None,
+    show_hand: bool = True,
+    show_piles: bool = True,
+) -> Group:
     """The table as an observation shows it (:class:`tutor.engine.observe.Observation`: a
     seat's, or a spectator's with no hand), under the ruleset ``rs``; the other arguments as
     :func:`render_screen`'s.  Nothing is drawn that the observation does not hold."""
@@ -201,8 +249,12 @@ def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symb
     if aside:
         lines.append(hanging(Text("Set aside for the last in: "), cards_text(aside, symbols)))
     table = obs.table
-    lines.append(hanging(Text(f"Table ({len(table)}): ", style="bold"),
-                         grouped_text(table, symbols) if table else Text("empty", style="dim")))
+    lines.append(
+        hanging(
+            Text(f"Table ({len(table)}): ", style="bold"),
+            grouped_text(table, symbols) if table else Text("empty", style="dim"),
+        )
+    )
     hist = obs.history[-recent:] if recent else []
     set_aside = rs.game().sets_aside_table_mournival
     if hist:
@@ -213,7 +265,10 @@ def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symb
             lines.append(t)
     if show_hand and obs.seat is not None:
         hand = obs.hand
-        lines.append(hanging(Text("Your hand: ", style="bold cyan"),
-                             grouped_text(hand, symbols) if hand
-                             else Text("none (you are out)", style="dim")))
+        lines.append(
+            hanging(
+                Text("Your hand: ", style="bold cyan"),
+                grouped_text(hand, symbols) if hand else Text("none (you are out)", style="dim"),
+            )
+        )
     return Group(*lines)

@@ -21,8 +21,9 @@ def dumps(puzzle: Puzzle) -> str:
     return json_text(json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":")))
 
 
-def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
-                  players: int | None = None) -> Iterator[Puzzle]:
+def export_series(
+    kind: str, count: int, seed: int, ruleset: str | None = None, players: int | None = None
+) -> Iterator[Puzzle]:
     """``count`` puzzles of ``kind`` (a kind or spec) with seeds ``seed``, ``seed + 1``, ..."""
     for k in range(count):
         yield search(kind, ruleset, players, seed + k)
@@ -33,6 +34,7 @@ def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
     atomic.open_atomic`: a write that fails, or a puzzle that cannot be made, leaves no part
     of a file); returns how many were written.  Raises LaughError when it cannot be written."""
     from tutor.engine.atomic import open_atomic
+
     n = 0
     try:
         with open_atomic(path) as fh:
@@ -47,6 +49,7 @@ def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
 class PuzzleSet(TypedDict):
     """A curated set of puzzles (:func:`load_sets`): its ``title``, ``description`` and the
     puzzle ``ids`` in order."""
+
     title: str
     description: str
     ids: list[str]
@@ -64,15 +67,24 @@ def load_sets() -> dict[str, PuzzleSet]:
         return out
     for f in sorted(folder.glob("*.yaml")):
         raw, doc = yamlfile.load(yamlfile.read_text(f, f.name), f.name)
-        if not isinstance(raw, dict) or not isinstance(raw.get("ids"), list) \
-                or not all(isinstance(i, str) for i in raw["ids"]):
-            raise DataError(f"{f.name}:{doc.line_of('ids')}: ids: a puzzle set needs `ids:`, a "
-                            "list of puzzle ids")
+        if (
+            not isinstance(raw, dict)
+            or not isinstance(raw.get("ids"), list)
+            or not all(isinstance(i, str) for i in raw["ids"])
+        ):
+            raise DataError(
+                f"{f.name}:{doc.line_of('ids')}: ids: a puzzle set needs `ids:`, a "
+                "list of puzzle ids"
+            )
         extra = sorted(str(k) for k in set(raw) - {"title", "description", "ids"})
         if extra:
-            raise DataError(f"{f.name}:{doc.line_of(extra[0])}: {extra[0]}: unknown key "
-                            "(keys: title, description, ids)")
-        out[f.stem] = {"title": str(raw.get("title") or f.stem),
-                       "description": str(raw.get("description") or "").strip(),
-                       "ids": list(raw["ids"])}
+            raise DataError(
+                f"{f.name}:{doc.line_of(extra[0])}: {extra[0]}: unknown key "
+                "(keys: title, description, ids)"
+            )
+        out[f.stem] = {
+            "title": str(raw.get("title") or f.stem),
+            "description": str(raw.get("description") or "").strip(),
+            "ids": list(raw["ids"]),
+        }
     return out

@@ -65,8 +65,9 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
     if theme:
         themes = definition(kind).themes
         if theme not in themes:
-            raise UsageError(f"puzzles of kind {kind} have no theme {theme!r}; themes: "
-                             + ", ".join(themes))
+            raise UsageError(
+                f"puzzles of kind {kind} have no theme {theme!r}; themes: " + ", ".join(themes)
+            )
     if lesson and not _LESSON.match(lesson):
         raise UsageError(f"{lesson!r} is not a lesson file name (such as 04-capturing)")
     return kind, theme or None, lesson or None
@@ -98,8 +99,9 @@ def applicable_rulesets(kind: str) -> list[str]:
     return [rid for rid, rs in library().rulesets.items() if not_applicable(k, rs) is None]
 
 
-def resolve_choice(kind: str, ruleset: str | None, players: int | None,
-                   seed: int) -> tuple[str, int]:
+def resolve_choice(
+    kind: str, ruleset: str | None, players: int | None, seed: int
+) -> tuple[str, int]:
     """The ruleset and player count for a seed: as given, or drawn from the seed among those the
     kind applies to.  Raises UsageError with the valid choices."""
     kind = parse_spec(kind)[0]
@@ -109,22 +111,30 @@ def resolve_choice(kind: str, ruleset: str | None, players: int | None,
     if ruleset is None:
         pool = [r for r in valid if players is None or players in lib.rulesets[r].counts]
         if not pool:
-            raise UsageError(f"no ruleset for {kind} covers {players} players; rulesets: "
-                             + ", ".join(f"{r} ({'/'.join(map(str, lib.rulesets[r].player_counts))})"
-                                         for r in valid))
+            raise UsageError(
+                f"no ruleset for {kind} covers {players} players; rulesets: "
+                + ", ".join(
+                    f"{r} ({'/'.join(map(str, lib.rulesets[r].player_counts))})" for r in valid
+                )
+            )
         ruleset = rng.choice(pool)
     elif ruleset not in lib.rulesets:
         raise UsageError(f"unknown ruleset {ruleset!r}; choose from {', '.join(valid)}")
     elif ruleset not in valid:
         why = not_applicable(kind, lib.rulesets[ruleset])
-        raise UsageError(f"{kind} puzzles do not apply to ruleset {ruleset}"
-                         + (f" ({why})" if why else "") + f"; choose from {', '.join(valid)}")
+        raise UsageError(
+            f"{kind} puzzles do not apply to ruleset {ruleset}"
+            + (f" ({why})" if why else "")
+            + f"; choose from {', '.join(valid)}"
+        )
     rs = lib.rulesets[ruleset]
     if players is None:
         players = rng.choice(rs.player_counts)
     elif players not in rs.counts:
-        raise UsageError(f"ruleset {ruleset} is for {'/'.join(map(str, rs.player_counts))} "
-                         f"players, not {players}")
+        raise UsageError(
+            f"ruleset {ruleset} is for {'/'.join(map(str, rs.player_counts))} "
+            f"players, not {players}"
+        )
     return ruleset, players
 
 
@@ -136,8 +146,7 @@ def make_id(kind: str, ruleset: str, players: int, seed: int) -> str:
 def parse_id(puzzle_id: str) -> tuple[str, str, int, int]:
     """Split an id into (kind, ruleset, players, seed); UsageError saying the form if malformed."""
     parts = str(puzzle_id).strip().split(".")
-    form = ("a puzzle id is KIND.RULESET.PLAYERS.SEED, for example "
-            "spot-oversight.parlett.5.1234")
+    form = "a puzzle id is KIND.RULESET.PLAYERS.SEED, for example spot-oversight.parlett.5.1234"
     if len(parts) != 4:
         raise UsageError(f"malformed puzzle id {clip(puzzle_id)!r}: {form}")
     kind, ruleset, players, seed = parts
@@ -147,8 +156,10 @@ def parse_id(puzzle_id: str) -> tuple[str, str, int, int]:
             raise NotationError(kind)
         return kind, ruleset, whole_number(players, 1, 52), whole_number(seed, 0, MAX_ID_SEED)
     except NotationError:
-        raise UsageError(f"malformed puzzle id {clip(puzzle_id)!r}: {form} (SEED a whole number "
-                         f"from 0 to {MAX_ID_SEED:,})") from None
+        raise UsageError(
+            f"malformed puzzle id {clip(puzzle_id)!r}: {form} (SEED a whole number "
+            f"from 0 to {MAX_ID_SEED:,})"
+        ) from None
 
 
 def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> str:
@@ -159,8 +170,9 @@ def plan_of(kind: str, ruleset: str, players: int, seed: int) -> Plan:
     """The plan a puzzle id draws (cheap: no deal is played)."""
     defn = definition(kind)
     rs = library().ruleset(ruleset, players)
-    return kind_of(kind).plan(random.Random(_key(kind, rs, players, seed, defn)), rs, players,
-                              seed, defn)
+    return kind_of(kind).plan(
+        random.Random(_key(kind, rs, players, seed, defn)), rs, players, seed, defn
+    )
 
 
 def build(kind: str, ruleset: str, players: int, seed: int) -> Puzzle:
@@ -171,16 +183,17 @@ def build(kind: str, ruleset: str, players: int, seed: int) -> Puzzle:
     key = _key(kind, rs, players, seed, defn)
     plan = gen.plan(random.Random(key), rs, players, seed, defn)
     for attempt in range(MAX_ATTEMPTS):
-        ctx = Ctx(kind, rs, players, seed, random.Random(f"{key}/{attempt}"), plan, defn,
-                  attempt)
+        ctx = Ctx(kind, rs, players, seed, random.Random(f"{key}/{attempt}"), plan, defn, attempt)
         cand = gen.build(ctx)
         if cand is None:
             continue
         puzzle = assemble(gen, ctx, cand)
         if puzzle is not None:
             return puzzle
-    raise GenerationError(f"no suitable position for puzzle {make_id(kind, rs.id, players, seed)} "
-                          f"in {MAX_ATTEMPTS} attempts; try another seed")
+    raise GenerationError(
+        f"no suitable position for puzzle {make_id(kind, rs.id, players, seed)} "
+        f"in {MAX_ATTEMPTS} attempts; try another seed"
+    )
 
 
 def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
@@ -194,7 +207,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
     if gen.solve(replayed, cand.seat, cand.data, rs, ctx.players) != cand.answer:
         return None
     facts = dict(cand.facts)
-    facts.setdefault("ruleset", lib.rulesets[rs.id].title_in_text)   # always mid-sentence
+    facts.setdefault("ruleset", lib.rulesets[rs.id].title_in_text)  # always mid-sentence
     facts.setdefault("players", ctx.players)
     facts.setdefault("you", player_name(cand.seat))
     qkey = cand.question_key or cand.variant
@@ -210,28 +223,48 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
             continue
         for p in rs.problems:
             if p["id"] == spec["id"] and not any(x["id"] == p["id"] for x in problems):
-                problems.append({"id": p["id"], "source": p.get("source"),
-                                 "summary": " ".join(str(p["summary"]).split())})
+                problems.append(
+                    {
+                        "id": p["id"],
+                        "source": p.get("source"),
+                        "summary": " ".join(str(p["summary"]).split()),
+                    }
+                )
     if problems:
         lead = defn.word("problem_lead", "A problem in the sources:")
         explanation += "".join(f"\n\n{lead} {p['summary']}" for p in problems)
     themes = list(dict.fromkeys(cand.themes))
     puzzle = Puzzle(
-        id=make_id(ctx.kind, rs.id, ctx.players, ctx.seed), kind=ctx.kind, ruleset=rs.id,
-        players=ctx.players, seat=cand.seat, record=record, question=question,
-        answer=cand.answer, accepted=list(dict.fromkeys(cand.accepted)),
-        explanation=explanation, quotes=quotes, themes=themes,
-        difficulty=defn.rate_difficulty(cand.features), hints=hints, variant=cand.variant,
-        data=cand.data, problems=problems, theme=cand.theme or (themes[0] if themes else ""),
+        id=make_id(ctx.kind, rs.id, ctx.players, ctx.seed),
+        kind=ctx.kind,
+        ruleset=rs.id,
+        players=ctx.players,
+        seat=cand.seat,
+        record=record,
+        question=question,
+        answer=cand.answer,
+        accepted=list(dict.fromkeys(cand.accepted)),
+        explanation=explanation,
+        quotes=quotes,
+        themes=themes,
+        difficulty=defn.rate_difficulty(cand.features),
+        hints=hints,
+        variant=cand.variant,
+        data=cand.data,
+        problems=problems,
+        theme=cand.theme or (themes[0] if themes else ""),
         teaches=defn.page_for(cand.explain_key or "", cand.variant, cand.theme, *themes),
-        _deal=replayed, _kind=gen)
+        _deal=replayed,
+        _kind=gen,
+    )
     late = gen.late_hints(puzzle)
     puzzle.hints = Hints(list(hints) + list(late))
     return puzzle
 
 
-def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[str],
-                   players: int | None = None) -> list[str]:
+def resolve_quotes(
+    defn: Definition, keys: list[str], rs: Ruleset, extra: list[str], players: int | None = None
+) -> list[str]:
     """The quotation refs for a puzzle: the definition's for the first of ``keys`` (a list of refs, or
     ``{parameter: P, among: [...]}``: those of ``among`` behind the ruleset's parameter ``P``,
     else ``fallback``), then ``extra``.  Every ref is checked against the library.
@@ -245,7 +278,7 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
     spec = defn.quote_spec(*keys)
     if defn.options.get("own_quotes", True):
         allowed = own_quotes(rs.id, players)
-    else:                   # a question about the sources themselves: any source's words
+    else:  # a question about the sources themselves: any source's words
         allowed = {q.ref for s in lib.sources.values() for q in s.quotations.values()}
     refs: list[str] = []
     specs = spec if isinstance(spec, list) else [spec]
@@ -256,20 +289,20 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
         else:
             fallback.extend(s.fallback)
             behind = [r for r in lib.parameter(rs.id, s.parameter).quotes if r in allowed]
-            chosen = [r for r in (behind if s.among is None else s.among)
-                      if r in behind][: s.limit]
+            chosen = [r for r in (behind if s.among is None else s.among) if r in behind][: s.limit]
             refs.extend(chosen)
     refs.extend(extra)
     out = []
     for r in refs:
-        lib.quotation(r)            # raises for an unknown ref
+        lib.quotation(r)  # raises for an unknown ref
         if r not in out and r in allowed:
             out.append(r)
     if not out:
         for r in fallback:
             lib.quotation(r)
-            if r not in out and (players is None or r not in _count_bound(lib)
-                                 or players in _count_bound(lib)[r]):
+            if r not in out and (
+                players is None or r not in _count_bound(lib) or players in _count_bound(lib)[r]
+            ):
                 out.append(r)
     return out
 
@@ -355,6 +388,7 @@ def shows(puzzle: Puzzle) -> set[str]:
     got = puzzle.data.get("shows")
     if got is None:
         from tutor.puzzles.render import board_features
+
         got = puzzle.data["shows"] = sorted(board_features(puzzle))
     return set(got)
 
@@ -364,13 +398,21 @@ def shown_later(puzzle: Puzzle, lesson: str) -> list[str]:
     lesson), in the order of ``puzzles/board.yaml``."""
     table = board_features_table()
     got = shows(puzzle)
-    return [f for f, feat in table.items()
-            if f in got and (feat.lesson is None or feat.lesson > lesson)]
+    return [
+        f for f, feat in table.items() if f in got and (feat.lesson is None or feat.lesson > lesson)
+    ]
 
 
-def search(spec: str, ruleset: str | None, players: int | None, seed: int,
-           difficulty: int | None = None, exclude: tuple[str, ...] = (),
-           unlike: Puzzle | None = None, bound: int | None = None) -> Puzzle:
+def search(
+    spec: str,
+    ruleset: str | None,
+    players: int | None,
+    seed: int,
+    difficulty: int | None = None,
+    exclude: tuple[str, ...] = (),
+    unlike: Puzzle | None = None,
+    bound: int | None = None,
+) -> Puzzle:
     """The puzzle of ``spec`` for ``seed`` (see the module docstring): for a plain kind with no
     difficulty, the puzzle of the seed itself; otherwise the first of the seeds from ``seed`` on
     that fits (with a difficulty: of that difficulty, else the nearest found within the bounded
@@ -383,8 +425,7 @@ def search(spec: str, ruleset: str | None, players: int | None, seed: int,
     later).
     """
     kind, theme, lesson = parse_spec(spec)
-    if (theme is None and lesson is None and difficulty is None and not exclude
-            and unlike is None):
+    if theme is None and lesson is None and difficulty is None and not exclude and unlike is None:
         rid, n = resolve_choice(kind, ruleset, players, seed)
         return build(kind, rid, n, seed)
     gen = kind_of(kind)
@@ -395,8 +436,9 @@ def search(spec: str, ruleset: str | None, players: int | None, seed: int,
     for s in range(seed, seed + bound):
         rid, n = resolve_choice(kind, ruleset, players, s)
         if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
-            why[f"none carries the theme {theme}"] = why.get(f"none carries the theme {theme}",
-                                                            0) + 1
+            why[f"none carries the theme {theme}"] = (
+                why.get(f"none carries the theme {theme}", 0) + 1
+            )
             continue
         try:
             p = build(kind, rid, n, s)
@@ -417,8 +459,11 @@ def search(spec: str, ruleset: str | None, players: int | None, seed: int,
         if why:
             top = max(why, key=lambda k: why[k])
             because = f": {top}"
-        raise GenerationError(f"no {spec} puzzle found in {bound} seeds from {seed}"
-                              + (f" under {ruleset}" if ruleset else "") + because)
+        raise GenerationError(
+            f"no {spec} puzzle found in {bound} seeds from {seed}"
+            + (f" under {ruleset}" if ruleset else "")
+            + because
+        )
     return best
 
 
@@ -445,11 +490,15 @@ def misfit(puzzle: Puzzle, theme: str | None, lesson: str | None = None) -> str:
             later = shown_later(puzzle, bound)
             if later:
                 feat = board_features_table()[later[0]]
-                when = (f"taught in {feat.lesson}" if feat.lesson else "a house rule no "
-                        "lesson teaches")
+                when = (
+                    f"taught in {feat.lesson}" if feat.lesson else "a house rule no lesson teaches"
+                )
                 return f"their boards show {feat.words} ({when})"
-            return (f"they ask what is taught in {need}" if need else
-                    "they ask about a house rule no lesson teaches")
+            return (
+                f"they ask what is taught in {need}"
+                if need
+                else "they ask about a house rule no lesson teaches"
+            )
     if lesson is not None and puzzle.difficulty > max_stars(lesson):
         return f"they are harder than {max_stars(lesson)} stars"
     return ""

@@ -44,6 +44,7 @@ class PuzzleJson(TypedDict):
     position (:mod:`tutor.engine.records`), the question, the kind's answer (JSON), the accepted
     answers as a learner types them, the explanation, quotation refs, themes and difficulty
     (1-5 stars)."""
+
     format: str
     id: str
     kind: str
@@ -97,22 +98,26 @@ class _Formatter(string.Formatter):
 
     def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         if isinstance(key, str) and key not in kwargs:
-            raise DataError(f"{self.where}: unknown placeholder {{{key}}} (known: "
-                            f"{', '.join(sorted(kwargs))})")
+            raise DataError(
+                f"{self.where}: unknown placeholder {{{key}}} (known: {', '.join(sorted(kwargs))})"
+            )
         return super().get_value(key, args, kwargs)
 
 
 def _lesson_name(value: str) -> str:
     if not _LESSON.match(value):
-        raise ValueError(f"must be a lesson file name without .md, such as 04-capturing, not "
-                         f"{value!r}")
+        raise ValueError(
+            f"must be a lesson file name without .md, such as 04-capturing, not {value!r}"
+        )
     return value
 
 
 def _page_name(value: str) -> str:
     if not _PAGE.match(value):
-        raise ValueError("must be a lesson page, `NN-name#Page heading` (the lesson's file name "
-                         "without .md, then the heading of the page)")
+        raise ValueError(
+            "must be a lesson page, `NN-name#Page heading` (the lesson's file name "
+            "without .md, then the heading of the page)"
+        )
     return value
 
 
@@ -125,6 +130,7 @@ PageName = Annotated[str, AfterValidator(_page_name)]
 def _variants(shorthand: type, what: str) -> Callable[[object], object]:
     """A before-validator: null is no entry, a bare ``shorthand`` value is the ``default``
     variant's, a mapping is checked as variant -> value."""
+
     def read(value: object) -> object:
         if value is None:
             return {}
@@ -133,6 +139,7 @@ def _variants(shorthand: type, what: str) -> Callable[[object], object]:
         if not isinstance(value, dict):
             raise ValueError(f"must be {what}, or a mapping of variant to {what}")
         return value
+
     return read
 
 
@@ -168,8 +175,10 @@ def _quote_tag(value: object) -> str:
 #: A definition's quotation entry: a ref (``source:id``), or a :class:`QuoteSpec` (a mapping);
 #: the tags hold brackets so that a refusal names the entry's keys alone
 #: (:func:`tutor.engine.models.problem`).
-QuoteEntry = Annotated[Annotated[QuoteSpec, Tag("spec[mapping]")] | Annotated[str, Tag("ref[text]")],
-                       Discriminator(_quote_tag)]
+QuoteEntry = Annotated[
+    Annotated[QuoteSpec, Tag("spec[mapping]")] | Annotated[str, Tag("ref[text]")],
+    Discriminator(_quote_tag),
+]
 
 
 #: A definition's piece of wording (``words``): text, a list of texts, or a mapping of texts.
@@ -205,10 +214,10 @@ class Definition(Model):
     decoy_rate: Annotated[float, Field(ge=0, le=1)] = 0.0
     themes: Annotated[dict[str, LessonName | None], BeforeValidator(_none_is({}))] = {}
     difficulty: Annotated[Difficulty, BeforeValidator(_none_is({}))] = Difficulty()
-    quotes: Annotated[dict[str, list[QuoteEntry]],
-                      BeforeValidator(_variants(list, "a list"))] = {}
-    problems: Annotated[dict[str, list[str | dict[str, str]]],
-                        BeforeValidator(_variants(list, "a list"))] = {}
+    quotes: Annotated[dict[str, list[QuoteEntry]], BeforeValidator(_variants(list, "a list"))] = {}
+    problems: Annotated[
+        dict[str, list[str | dict[str, str]]], BeforeValidator(_variants(list, "a list"))
+    ] = {}
     words: Annotated[dict[str, Wording], BeforeValidator(_none_is({}))] = {}
     options: Annotated[dict[str, Any], BeforeValidator(_none_is({}))] = {}
     items: Annotated[list[Any], BeforeValidator(_none_is([]))] = []
@@ -245,8 +254,9 @@ class Definition(Model):
 
     def question(self, variant: str, facts: Mapping[str, object]) -> str:
         """The question for ``variant``, filled."""
-        return self.fill(self._pick(self.questions, variant, "questions"), facts,
-                         f"questions.{variant}")
+        return self.fill(
+            self._pick(self.questions, variant, "questions"), facts, f"questions.{variant}"
+        )
 
     def hint_list(self, variant: str, facts: Mapping[str, object]) -> list[str]:
         """The hints for ``variant`` (the variant's own, else the default list), filled."""
@@ -255,8 +265,9 @@ class Definition(Model):
 
     def explanation(self, variant: str, facts: Mapping[str, object]) -> str:
         """The explanation for ``variant``, filled."""
-        return self.fill(self._pick(self.explanations, variant, "explanations"), facts,
-                         f"explanations.{variant}")
+        return self.fill(
+            self._pick(self.explanations, variant, "explanations"), facts, f"explanations.{variant}"
+        )
 
     def quote_spec(self, *keys: str) -> list[str | QuoteSpec]:
         """The quotations for the first of ``keys`` that has an entry (else ``default``): a list
@@ -301,8 +312,9 @@ class Definition(Model):
         """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded (halves
         up) and kept within 1-5."""
         weights = self.difficulty.weights
-        score = self.difficulty.base + sum(weights.get(k, 0.0) * float(v)
-                                           for k, v in features.items())
+        score = self.difficulty.base + sum(
+            weights.get(k, 0.0) * float(v) for k, v in features.items()
+        )
         return max(1, min(5, int(score + 0.5)))
 
     def lesson_of(self, theme: str | None = None) -> str | None:
@@ -331,8 +343,11 @@ def load_definition(path: Path) -> Definition:
     raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
     defn = validate(Definition, raw, doc=doc)
     if defn.kind != path.stem:
-        raise refusal(doc, f"{defn.kind!r} is not this file's kind: expected {path.stem!r} "
-                           "(the file name)", "kind")
+        raise refusal(
+            doc,
+            f"{defn.kind!r} is not this file's kind: expected {path.stem!r} (the file name)",
+            "kind",
+        )
     defn._path = path
     return defn
 
@@ -548,8 +563,9 @@ class Puzzle:
 
     def _the_kind(self) -> _Grader:
         if self._kind is None:
-            raise LaughError(f"puzzle {self.id} was not made by tutor.puzzles.generate, so it "
-                             "cannot be graded")
+            raise LaughError(
+                f"puzzle {self.id} was not made by tutor.puzzles.generate, so it cannot be graded"
+            )
         kind: _Grader = self._kind
         return kind
 

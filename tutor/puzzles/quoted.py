@@ -62,6 +62,7 @@ class Span:
 def _parser() -> MarkdownIt:
     # markdown_it is imported lazily: it costs start-up time that most commands never need.
     from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": True})
 
 
@@ -84,8 +85,11 @@ def quote_spans(text: str) -> list[Span]:
         if not words:
             return
         span = Span(words, bold > 0, italic > 0, is_code or code > 0)
-        if out and (out[-1].bold, out[-1].italic, out[-1].code) == \
-                (span.bold, span.italic, span.code):
+        if out and (out[-1].bold, out[-1].italic, out[-1].code) == (
+            span.bold,
+            span.italic,
+            span.code,
+        ):
             out[-1] = Span(out[-1].text + words, span.bold, span.italic, span.code)
         else:
             out.append(span)
@@ -111,7 +115,7 @@ def quote_spans(text: str) -> list[Span]:
         elif t == "html_inline":
             m = _TAG_RE.match(tok.content.strip())
             if m is None:
-                continue                       # a comment or declaration: not words
+                continue  # a comment or declaration: not words
             closing, name, self_closing = m.group(1), m.group(2).lower(), m.group(3)
             if name == "br":
                 add(" ")
@@ -143,6 +147,7 @@ def quote_text(text: str, style: str = "italic") -> Text:
     """The quotation as a rich ``Text`` in ``style``: bold runs bold, code bold, and emphasis
     set off from ``style`` (upright inside an italic quotation, italic otherwise)."""
     from rich.text import Text
+
     base_italic = "italic" in style.split() and "not" not in style.split()
     out = Text(style=style)
     for span in quote_spans(text):
@@ -160,6 +165,7 @@ def quoted_text(text: str, style: str = "italic") -> Text:
     (``laugh sources``, ``laugh rules``); the stored verbatim text is for ``laugh sources
     check`` and ``--json``."""
     from rich.text import Text
+
     out = Text("\u201c", style=style)
     out.append_text(quote_text(text, style=style))
     out.append("\u201d", style=style)

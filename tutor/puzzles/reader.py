@@ -30,17 +30,49 @@ from tutor.puzzles.model import AnswerError
 
 #: Words that carry no meaning in any answer and are skipped: articles, "and", and the verbs a
 #: learner may put before cards ("take 7h with 7s", "claim 9s 9d", "declare qc qd").
-FILLER = frozenset({"the", "a", "an", "and", "or", "with", "take", "takes", "capture",
-                    "captures", "claim", "declare", "i", "my", "of", "both"})
+FILLER = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "with",
+        "take",
+        "takes",
+        "capture",
+        "captures",
+        "claim",
+        "declare",
+        "i",
+        "my",
+        "of",
+        "both",
+    }
+)
 
 #: Words for "nothing": no claim, no pair, no capture at risk.
 NOTHING_WORDS = frozenset({"nothing", "none", "no", "nope", "nil", "neither", "-"})
 #: Words for "yes".
 YES_WORDS = frozenset({"yes", "y", "yep", "aye"})
 #: Number words read as numbers where a puzzle takes numbers.
-NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-                "thirteen": 13, "fourteen": 14}
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+}
 
 _SUITS = "cdhs♣♦♥♠♧♢♡♤"
 _CARD_RUN = re.compile(rf"^(?:(?:10|[2-9atjqk])[{_SUITS}])+$", re.IGNORECASE)
@@ -56,8 +88,15 @@ _CARD_LIKE = re.compile(rf"^(?:1[0-9]|[1-9]|[ATJQK])[^\s\d]$|^\d{{2,}}[{_SUITS}]
 
 def clean(text: str) -> str:
     """``text`` with typographic minus signs and quotes made plain and outer space removed."""
-    return (text.replace("\ufe0f", "").replace("−", "-").replace("–", "-")
-            .replace("“", "").replace("”", "").replace("`", "").strip())
+    return (
+        text.replace("\ufe0f", "")
+        .replace("−", "-")
+        .replace("–", "-")
+        .replace("“", "")
+        .replace("”", "")
+        .replace("`", "")
+        .strip()
+    )
 
 
 def tokens(text: str, phrases: Iterable[str] = (), cards: bool = True) -> list[str]:
@@ -66,8 +105,12 @@ def tokens(text: str, phrases: Iterable[str] = (), cards: bool = True) -> list[s
     token, its words joined by ``_``."""
     s = clean(text)
     for ph in phrases:
-        s = re.sub(r"\b" + r"\s+".join(map(re.escape, ph.split())) + r"\b", ph.replace(" ", "_"),
-                   s, flags=re.IGNORECASE)
+        s = re.sub(
+            r"\b" + r"\s+".join(map(re.escape, ph.split())) + r"\b",
+            ph.replace(" ", "_"),
+            s,
+            flags=re.IGNORECASE,
+        )
     for ch in ",;/|()[]{}.!?\"'&":
         s = s.replace(ch, " ")
     raw = s.split()
@@ -118,8 +161,15 @@ def unreadable(token: str, expected: str = "") -> AnswerError:
     return AnswerError(f"could not read {clip(token, 40)!r}{tail}")
 
 
-def read(text: str, *, words: Mapping[str, str] | Iterable[str] = (), cards: bool = True,
-         ranks: bool = True, numbers: bool = False, expected: str = "") -> Reading:
+def read(
+    text: str,
+    *,
+    words: Mapping[str, str] | Iterable[str] = (),
+    cards: bool = True,
+    ranks: bool = True,
+    numbers: bool = False,
+    expected: str = "",
+) -> Reading:
     """Read every token of ``text`` (see the module docstring).
 
     ``words`` are the puzzle's answer words (a mapping word -> meaning, or words that mean
@@ -171,8 +221,9 @@ def read(text: str, *, words: Mapping[str, str] | Iterable[str] = (), cards: boo
     return r
 
 
-def letters_answer(text: str, letters: str, names: Mapping[str, str] | None = None,
-                   expected: str = "") -> list[str]:
+def letters_answer(
+    text: str, letters: str, names: Mapping[str, str] | None = None, expected: str = ""
+) -> list[str]:
     """The choice letters an answer names, in order, each once (``a c``, ``A, C``, ``(b)``).
     Letters typed together are read when that is unambiguous: ``acf`` is ``a c f`` when each of
     its letters is a choice, none comes twice, and the run is not itself an answer word or a
@@ -186,20 +237,29 @@ def letters_answer(text: str, letters: str, names: Mapping[str, str] | None = No
     spread: list[str] = []
     for t in tokens(text, [w for w in vocab if " " in w], cards=False):
         low = t.lower()
-        if len(low) > 1 and low.replace("_", " ") not in vocab and low not in FILLER \
-                and low.isalpha() and low.isascii():
+        if (
+            len(low) > 1
+            and low.replace("_", " ") not in vocab
+            and low not in FILLER
+            and low.isalpha()
+            and low.isascii()
+        ):
             inside = [ch for ch in low if ch in choice]
             if len(inside) == len(low) and len(set(low)) == len(low):
-                spread.extend(low)              # "acf": a c f
+                spread.extend(low)  # "acf": a c f
                 continue
             if len(inside) >= len(low) - 1 and len(low) <= len(choice) + 1:
                 twice = next((ch for ch in low if low.count(ch) > 1), None)
-                why = (f"{twice.upper()} is typed twice" if twice and len(inside) == len(low)
-                       else f"not every letter of it is a choice ({letters[0]} to "
-                            f"{letters[-1]})")
-                raise AnswerError(f"could not read {clip(t, 40)!r}: {why}; type each letter "
-                                  f"once, apart or together ({' '.join(letters[:2]).lower()} "
-                                  f"or {letters[:2].lower()})")
+                why = (
+                    f"{twice.upper()} is typed twice"
+                    if twice and len(inside) == len(low)
+                    else f"not every letter of it is a choice ({letters[0]} to {letters[-1]})"
+                )
+                raise AnswerError(
+                    f"could not read {clip(t, 40)!r}: {why}; type each letter "
+                    f"once, apart or together ({' '.join(letters[:2]).lower()} "
+                    f"or {letters[:2].lower()})"
+                )
         spread.append(t)
     got = read(" ".join(spread), words=vocab, cards=False, ranks=False, expected=expected)
     out: list[str] = []

@@ -31,9 +31,26 @@ from tutor.puzzles.kinds.timeline import Timeline
 from tutor.puzzles.model import definition
 
 #: Every kind, in the order lessons and menus list them.
-REGISTRY: dict[str, PuzzleKind] = {k.name: k for k in (
-    SpotOversight(), CaptureNow(), Settlement(), LegalPlay(), DeadPair(), Count(), DealSetup(),
-    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet(), ClaimWindow(), Keep())}
+REGISTRY: dict[str, PuzzleKind] = {
+    k.name: k
+    for k in (
+        SpotOversight(),
+        CaptureNow(),
+        Settlement(),
+        LegalPlay(),
+        DeadPair(),
+        Count(),
+        DealSetup(),
+        SourceQuiz(),
+        Reading(),
+        BestMove(),
+        Timeline(),
+        EndOfPlay(),
+        ScoreSheet(),
+        ClaimWindow(),
+        Keep(),
+    )
+}
 
 #: The puzzle kinds' names, in menu order.
 KINDS: tuple[str, ...] = tuple(REGISTRY)
@@ -62,6 +79,7 @@ def taught_in(kind: str, theme: str | None = None) -> str | None:
     kind_of(kind)
     defn = definition(kind)
     if theme is not None and theme not in defn.themes:
-        raise UsageError(f"puzzles of kind {kind} have no theme {theme!r}; themes: "
-                         + ", ".join(defn.themes))
+        raise UsageError(
+            f"puzzles of kind {kind} have no theme {theme!r}; themes: " + ", ".join(defn.themes)
+        )
     return defn.lesson_of(theme)

@@ -48,8 +48,10 @@ def shown_cards(text: str, symbols: bool) -> str:
     """``text`` with every card code in it (``TC``, ``7H``) written as the screen shows cards
     (``10♣``, ``7♥``; ``10C`` where symbols cannot be shown): one way of writing cards on a
     screen."""
+
     def one(m: re.Match[str]) -> str:
         return pretty(parse_card(m.group(0)), symbols)
+
     return plain_suits(_CARD_CODE.sub(one, text), symbols)
 
 
@@ -80,6 +82,7 @@ def _header(puzzle: Puzzle, symbols: bool) -> Text:
     source (``data["hide_id"]``) shows no id above it: the id names a ruleset, which may be
     the answer (the id is shown with the answer)."""
     from rich.text import Text
+
     defn = definition(puzzle.kind)
     t = Text()
     t.append(defn.title, style="bold")
@@ -93,7 +96,7 @@ def ruleset_line(puzzle: Puzzle) -> str:
     """The line that names the puzzle's ruleset and player count, shown right above the
     question of a puzzle about a position (its answer depends on them)."""
     title = _ruleset_title(puzzle)
-    if title.startswith("The "):          # "Under the games.porg.es compendium", mid-sentence
+    if title.startswith("The "):  # "Under the games.porg.es compendium", mid-sentence
         title = "the" + title[3:]
     return f"Under {title}, with {puzzle.players} players."
 
@@ -105,8 +108,10 @@ def _context(puzzle: Puzzle) -> str:
     if not rs.has_stakes:
         return f"Points: {rule}."
     bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
-    return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
-            f"{bonus}; {rule}.")
+    return (
+        f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
+        f"{bonus}; {rule}."
+    )
 
 
 def scoring_features(ruleset: str, players: int) -> set[str]:
@@ -132,6 +137,7 @@ def scoring_features(ruleset: str, players: int) -> set[str]:
 
 def _cards(cards: Sequence[int], symbols: bool, empty: str = "none") -> Text:
     from rich.text import Text
+
     return cards_text(cards, symbols) if cards else Text(empty, style="dim")
 
 
@@ -153,6 +159,7 @@ class _Hang:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.text import Text
+
         if self.body is None and self.label.cell_len <= options.max_width:
             yield self.label
             return
@@ -162,7 +169,7 @@ class _Hang:
         label = self.label.copy()
         label.rstrip()
         lead = len(label.plain) - len(label.plain.lstrip(" "))
-        if label.cell_len > options.max_width:      # its own words wrap under its first
+        if label.cell_len > options.max_width:  # its own words wrap under its first
             yield hanging(Text(" " * lead), label[lead:])
         else:
             yield label
@@ -173,8 +180,10 @@ class _Hang:
 def _line(label: str, body: Text | None, style: str = "bold") -> _Hang:
     """``label`` then ``body`` (a card list), hanging (:class:`_Hang`)."""
     from rich.text import Text
-    return _Hang(Text(label + " ", style=style),
-                 body if isinstance(body, Text) else Text(str(body)))
+
+    return _Hang(
+        Text(label + " ", style=style), body if isinstance(body, Text) else Text(str(body))
+    )
 
 
 def _marks(you: bool, dealer: bool) -> str:
@@ -274,26 +283,36 @@ def _position(puzzle: Puzzle, symbols: bool) -> list[RenderableType]:
         width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer)) for q in range(n))
         for q in range(n):
             t = Text("  ")
-            t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
-                     style="bold cyan" if q == seat else "")
-            t.append("  out       " if view.out[q] else f"  {view.hand_sizes[q]:>2} in hand",
-                     style="dim" if view.out[q] else "")
+            t.append(
+                f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
+                style="bold cyan" if q == seat else "",
+            )
+            t.append(
+                "  out       " if view.out[q] else f"  {view.hand_sizes[q]:>2} in hand",
+                style="dim" if view.out[q] else "",
+            )
             t.append(f"  won {len(view.won[q])}")
             if view.won[q]:
                 t.append(": ")
                 out.append(_Hang(t, pile_text(view.won[q], symbols)))
             else:
-                out.append(_Hang(t, None))          # at a narrow width, wrapped under itself
+                out.append(_Hang(t, None))  # at a narrow width, wrapped under itself
     out.extend(_history(puzzle, deal, symbols))
     if not over:
-        out.append(_line("Your hand:", _cards(deal.hand(seat), symbols, "empty (you are out)"),
-                         style="bold cyan"))
+        out.append(
+            _line(
+                "Your hand:",
+                _cards(deal.hand(seat), symbols, "empty (you are out)"),
+                style="bold cyan",
+            )
+        )
     return out
 
 
 def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
     """The actions the board shows in words (:func:`shown_actions`)."""
     from rich.text import Text
+
     hist = deal.history
     if not hist:
         return [Text("No action yet: play has not begun.", style="dim")]
@@ -307,12 +326,18 @@ def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
         out.append(Text("Earlier:", style="bold"))
         for i in earlier:
             out.append(hanging(Text(f"  {i + 1}. "), Text(hist[i].describe(symbols, names))))
-    if len(latest) == 1 and not earlier:     # one line: the latest action beside its label
-        out.append(hanging(Text("Last action: ", style="bold"),
-                           Text(hist[latest[0]].describe(symbols, names))))
+    if len(latest) == 1 and not earlier:  # one line: the latest action beside its label
+        out.append(
+            hanging(
+                Text("Last action: ", style="bold"), Text(hist[latest[0]].describe(symbols, names))
+            )
+        )
         return out
-    title = "Last action:" if len(latest) == 1 else (
-        "Actions so far:" if len(latest) == len(hist) else f"Last {len(latest)} actions:")
+    title = (
+        "Last action:"
+        if len(latest) == 1
+        else ("Actions so far:" if len(latest) == len(hist) else f"Last {len(latest)} actions:")
+    )
     out.append(Text(title, style="bold"))
     for i in latest:
         prefix = f"  {i + 1}. " if earlier else "  "
@@ -325,6 +350,7 @@ def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableTy
     leftovers (the last hand and the table), any set-aside mournival (the engine's settlement
     breakdown, :attr:`tutor.engine.deal.DealResult.settlement`)."""
     from rich.text import Text
+
     r = deal.final_result()
     seat = puzzle.seat
     aside = set(r.set_aside)
@@ -338,20 +364,27 @@ def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableTy
     # ``last_in_plays_on``), shown apart: a puzzle may ask the learner to count them in
     alone = {c for a in deal.history if a.kind == "play_on_capture" for c in a.cards + a.table}
     if alone:
-        out.append(_line(f"Captured alone by {last} after the others lay down:",
-                         _cards(sorted(alone), symbols)))
+        out.append(
+            _line(
+                f"Captured alone by {last} after the others lay down:",
+                _cards(sorted(alone), symbols),
+            )
+        )
         out.append(Text("Cards won during play, before that:", style="bold"))
     else:
         out.append(Text("Cards won during play:", style="bold"))
-    width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer))
-                for q in range(puzzle.players))
+    width = max(
+        len(f"Player {q}" + _marks(q == seat, q == deal.dealer)) for q in range(puzzle.players)
+    )
     for s in r.settlement:
         q = s.seat
         won = [c for c in r.won[q] if c not in leftovers and c not in aside and c not in alone]
         t = Text("  ")
-        t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
-                 style="bold cyan" if q == seat else "")
-        t.append(f"  {len(won):>2}")      # (won in play, before capturing alone)
+        t.append(
+            f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
+            style="bold cyan" if q == seat else "",
+        )
+        t.append(f"  {len(won):>2}")  # (won in play, before capturing alone)
         if won:
             t.append(": ")
             out.append(_Hang(t, pile_text(won, symbols)))
@@ -360,13 +393,13 @@ def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableTy
     return out
 
 
-def render_puzzle(puzzle: Puzzle, console_width: int | None = None,
-                  symbols: bool = True) -> Group:
+def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool = True) -> Group:
     """The puzzle as the learner's seat sees it, then the question (a rich renderable).  A
     puzzle about a position names its ruleset and player count right above the question
     (:func:`ruleset_line`), so the line the answer depends on stays in sight at the prompt."""
     from rich.console import Group
     from rich.text import Text
+
     parts: list[RenderableType] = [_header(puzzle, symbols)]
     if puzzle.has_position:
         parts.extend(_position(puzzle, symbols))
@@ -382,10 +415,11 @@ def code_text(text: str, style: str = "") -> Text:
     types, as in ``claim 7H 7S``) shown in cyan without the backticks; line breaks are kept.
     Used for questions, hints, explanations and the one-line refusals of unreadable answers."""
     from rich.text import Text
+
     out = Text(style=style)
     for i, part in enumerate(text.split("`")):
         out.append(part, style="cyan" if i % 2 else None)
-    if text.count("`") % 2:                 # an unpaired backtick: show the text as written
+    if text.count("`") % 2:  # an unpaired backtick: show the text as written
         return Text(text, style=style)
     return out
 
@@ -393,6 +427,7 @@ def code_text(text: str, style: str = "") -> Text:
 def render_hint(puzzle: Puzzle, index: int, symbols: bool = True) -> Text:
     """Hint number ``index`` (0-based), or a note that there are no more."""
     from rich.text import Text
+
     if index >= len(puzzle.hints):
         return Text("No more hints.", style="dim")
     t = Text(f"Hint {index + 1} of {len(puzzle.hints)}: ", style="bold yellow")
@@ -400,8 +435,13 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool = True) -> Text:
     return t
 
 
-def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True,
-                       quoted: set[str] | None = None, taught: str | None = None) -> Group:
+def render_explanation(
+    puzzle: Puzzle,
+    grade: Grade | None,
+    symbols: bool = True,
+    quoted: set[str] | None = None,
+    taught: str | None = None,
+) -> Group:
     """The verdict (if graded), the answer, the explanation and each quotation with its
     citation (a rich renderable).  ``quoted``: the quotations (their refs) this learner has
     already been shown in full in this sitting; each of those is one line that names its
@@ -411,14 +451,15 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
+
     parts: list[RenderableType] = []
     if grade is not None:
         v = Text()
         if symbols:
-            v.append("✓ " if grade.correct else "✗ ", style="bold green" if grade.correct
-                     else "bold red")
-        v.append(plain_suits(grade.message, symbols),
-                 style="green" if grade.correct else "red")
+            v.append(
+                "✓ " if grade.correct else "✗ ", style="bold green" if grade.correct else "bold red"
+            )
+        v.append(plain_suits(grade.message, symbols), style="green" if grade.correct else "red")
         parts.append(v)
     ans = Text("Answer: ", style="bold")
     ans.append(shown_cards(puzzle.expected_answer_text(), symbols))
@@ -442,7 +483,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
             quoted.add(ref)
         body = Text()
         body.append("“", style="italic")
-        body.append_text(quote_text(q.text, style="italic"))     # its markup rendered
+        body.append_text(quote_text(q.text, style="italic"))  # its markup rendered
         body.append("”", style="italic")
         body.append(f"\n— {q.citation}", style="dim")
         if q.where:
@@ -466,7 +507,7 @@ def key_words(text: str) -> str:
     words = quote_plain(text).split()
     if len(words) <= KEY_WORDS:
         return " ".join(words)
-    return " ".join(words[:KEY_WORDS - 2]) + " …"
+    return " ".join(words[: KEY_WORDS - 2]) + " …"
 
 
 def taught_line(puzzle: Puzzle) -> str:

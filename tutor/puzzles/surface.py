@@ -15,8 +15,9 @@ import re
 
 _TOKEN = re.compile(r"[a-z]+|\d+")
 #: Words that carry no content (the learner's list).
-STOP = frozenset("a an the of to in on and or is it its this be by for as with that which what "
-                 "who".split())
+STOP = frozenset(
+    "a an the of to in on and or is it its this be by for as with that which what who".split()
+)
 
 
 def content_words(text: str) -> set[str]:

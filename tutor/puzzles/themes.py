@@ -21,8 +21,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["OTHER_GROUP", "Theme", "kinds_with", "label", "resolve_theme", "theme", "theme_id",
-           "theme_ids", "theme_table", "themes_file"]
+__all__ = [
+    "OTHER_GROUP",
+    "Theme",
+    "kinds_with",
+    "label",
+    "resolve_theme",
+    "theme",
+    "theme_id",
+    "theme_ids",
+    "theme_table",
+    "themes_file",
+]
 
 #: The group of a theme the table does not know.
 OTHER_GROUP = ("other", "Other themes")
@@ -64,6 +74,7 @@ class Theme:
 def themes_file() -> Path:
     """``puzzles/themes.yaml``."""
     from tutor.engine.data import data_dir
+
     return data_dir("puzzles") / "themes.yaml"
 
 
@@ -76,6 +87,7 @@ def theme_table() -> dict[str, Theme]:
     two themes."""
     from tutor.engine import yamlfile
     from tutor.engine.errors import DataError
+
     path = themes_file()
     name = path.name
     raw, doc = yamlfile.load(yamlfile.read_text(path, name), name)
@@ -100,25 +112,38 @@ def theme_table() -> dict[str, Theme]:
     entries = []
     for tid, entry in themes.items():
         if not isinstance(tid, str) or theme_id(tid) != tid:
-            raise fail(f"a theme id is lowercase words joined by hyphens "
-                       f"({theme_id(str(tid))!r})", "themes", tid)
-        if not isinstance(entry, dict) or set(entry) - {"label", "group"} or \
-                not {"label", "group"} <= set(entry):
+            raise fail(
+                f"a theme id is lowercase words joined by hyphens ({theme_id(str(tid))!r})",
+                "themes",
+                tid,
+            )
+        if (
+            not isinstance(entry, dict)
+            or set(entry) - {"label", "group"}
+            or not {"label", "group"} <= set(entry)
+        ):
             raise fail("a theme is {label: WORDS, group: GROUP}", "themes", tid)
         text, group = entry["label"], entry["group"]
         if not isinstance(text, str) or not text.strip():
             raise fail("a label is some plain words", "themes", tid, "label")
         if group not in groups:
-            raise fail(f"{group!r} is not one of the groups ({', '.join(groups)})", "themes",
-                       tid, "group")
+            raise fail(
+                f"{group!r} is not one of the groups ({', '.join(groups)})", "themes", tid, "group"
+            )
         if text.lower() in seen:
-            raise fail(f"the label {text!r} is also {seen[text.lower()]!r}'s: a label names one "
-                       "theme", "themes", tid, "label")
+            raise fail(
+                f"the label {text!r} is also {seen[text.lower()]!r}'s: a label names one theme",
+                "themes",
+                tid,
+                "label",
+            )
         seen[text.lower()] = tid
         entries.append((list(groups).index(group), tid, text, group))
-    entries.sort(key=lambda e: e[0])        # stable: the table's order within a group
-    return {tid: Theme(tid, text, group, groups[group], i)
-            for i, (_, tid, text, group) in enumerate(entries)}
+    entries.sort(key=lambda e: e[0])  # stable: the table's order within a group
+    return {
+        tid: Theme(tid, text, group, groups[group], i)
+        for i, (_, tid, text, group) in enumerate(entries)
+    }
 
 
 def theme(name: str) -> Theme:
@@ -139,6 +164,7 @@ def label(name: str) -> str:
 def kinds_with(name: str) -> list[str]:
     """The puzzle kinds whose puzzles can carry theme ``name`` (any spelling), in menu order."""
     from tutor.puzzles.registry import KINDS, themes_of
+
     tid = theme_id(name)
     return [k for k in KINDS if tid in themes_of(k)]
 
@@ -149,6 +175,7 @@ def resolve_theme(text: str) -> str:
     carries, suggesting the nearest ids."""
     from tutor.engine.errors import UsageError
     from tutor.puzzles.registry import KINDS, themes_of
+
     known = {t for k in KINDS for t in themes_of(k)}
     tid = theme_id(text)
     if tid in known:
@@ -158,5 +185,6 @@ def resolve_theme(text: str) -> str:
         return by_label[text.strip().lower()]
     near = difflib.get_close_matches(tid, sorted(known), n=3)
     hint = f" (did you mean {', '.join(near)}?)" if near else ""
-    raise UsageError(f"no puzzle has the theme {text!r}{hint}; `laugh puzzles themes` lists "
-                     "every theme")
+    raise UsageError(
+        f"no puzzle has the theme {text!r}{hint}; `laugh puzzles themes` lists every theme"
+    )

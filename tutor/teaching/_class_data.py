@@ -14,18 +14,36 @@ from pydantic import AfterValidator, Field, PrivateAttr, ValidationInfo
 from tutor.engine.models import Listed, Model
 from tutor.teaching._class_sources import _plain_words
 
-__all__ = ["Cause", "ClassData", "Passage", "GlossaryEntry", "PassageEntry", "PlanStep", "Question",
-           "QuizPick", "SECTIONS", "SOURCE_KINDS", "Task"]
+__all__ = [
+    "Cause",
+    "ClassData",
+    "Passage",
+    "GlossaryEntry",
+    "PassageEntry",
+    "PlanStep",
+    "Question",
+    "QuizPick",
+    "SECTIONS",
+    "SOURCE_KINDS",
+    "Task",
+]
 
 #: The puzzle kinds a quiz may draw on: those of source criticism.
 SOURCE_KINDS = ("source-quiz", "reading", "timeline")
 #: The pack's sections, in order (a plan step names one).
-SECTIONS = {"glossary": "The words of the game", "timeline": "The timeline",
-            "tree": "The family tree of the texts",
-            "transcriptions": "One sentence, two transcriptions",
-            "passages": "Passages to read", "contested": "The contested rules, in the sources' own words",
-            "comparison": "Every rule, source by source", "causes": "Why readings differ",
-            "questions": "Discussion questions", "tasks": "Open tasks", "quiz": "Quiz"}
+SECTIONS = {
+    "glossary": "The words of the game",
+    "timeline": "The timeline",
+    "tree": "The family tree of the texts",
+    "transcriptions": "One sentence, two transcriptions",
+    "passages": "Passages to read",
+    "contested": "The contested rules, in the sources' own words",
+    "comparison": "Every rule, source by source",
+    "causes": "Why readings differ",
+    "questions": "Discussion questions",
+    "tasks": "Open tasks",
+    "quiz": "Quiz",
+}
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
 
@@ -42,8 +60,10 @@ def _ours(value: str, info: ValidationInfo) -> str:
     for m in _QUOTED.finditer(value):
         words = _plain_words(m.group(1) or m.group(2))
         if not any(words in p for p in phrases):
-            raise ValueError(f"{m.group(0)} is in quotation marks but stands in no source's "
-                             "quotation: quote a source only in its words")
+            raise ValueError(
+                f"{m.group(0)} is in quotation marks but stands in no source's "
+                "quotation: quote a source only in its words"
+            )
     return value
 
 
@@ -62,6 +82,7 @@ def _one_of(names, what: str):
         if value not in names:
             raise ValueError(f"{value!r} is not {what} ({', '.join(names)})")
         return value
+
     return check
 
 
@@ -134,6 +155,7 @@ class QuizPick(Model):
 
 class Passage(TypedDict):
     """A passage for a group to read, cut from its source's text (:func:`passages`)."""
+
     title: str
     source: str
     who: str

@@ -12,8 +12,16 @@ from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, v
 from tutor.engine.sources import normalise, source_text
 from tutor.teaching.blockdata import RecordView
 
-__all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
-           "timeline", "transcriptions", "word_diff"]
+__all__ = [
+    "QUOTES_PER_READING",
+    "STATUS_MARKS",
+    "comparison",
+    "contested",
+    "family_tree",
+    "timeline",
+    "transcriptions",
+    "word_diff",
+]
 
 #: The most quotations a source's reading of a contested rule shows (its provenance's first):
 #: one where the source states the rule, two where we read it.
@@ -25,6 +33,7 @@ STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
 def _plain_words(text: str) -> str:
     """Text as words to compare: markup removed, quotation marks dropped, lower case."""
     from tutor.puzzles.quoted import quote_plain
+
     text = quote_plain(text)
     text = re.sub(r"[\"“”‘’']", "", text)
     return " ".join(text.lower().split())
@@ -58,12 +67,14 @@ class ComparisonRow(TypedDict):
 
 class Comparison(TypedDict):
     """Every parameter of some rulesets side by side (:func:`comparison`)."""
+
     columns: list[str]
     rows: list[ComparisonRow]
 
 
 class Reading(TypedDict):
     """One source's reading of a contested parameter (:func:`contested`)."""
+
     source: str
     who: str
     rulesets: list[str]
@@ -75,6 +86,7 @@ class Reading(TypedDict):
 
 class Contested(TypedDict):
     """A whole-game parameter the rulesets differ on, with every reading (:func:`contested`)."""
+
     name: str
     label: str
     meaning: str
@@ -83,12 +95,14 @@ class Contested(TypedDict):
 
 class WordDiff(TypedDict):
     """Two quotations compared word by word (:func:`word_diff`)."""
+
     same: float
     differences: list[tuple[str, str, str]]
 
 
 class Transcription(WordDiff):
     """One sentence in two transcriptions (:func:`transcriptions`)."""
+
     a: Shown
     b: Shown
 
@@ -96,6 +110,7 @@ class Transcription(WordDiff):
 class TreeNode(TypedDict):
     """A text in the family tree (:func:`family_tree`); a child also has the ``status``,
     ``note`` and ``quotes`` of its relation to its parent."""
+
     id: str
     who: str
     title: str
@@ -124,12 +139,14 @@ class Evidence(TypedDict):
 
 class FamilyTree(TypedDict):
     """The texts and who drew on whom (:func:`family_tree`)."""
+
     roots: list[TreeNode]
     evidence: list[Evidence]
 
 
 class TimelineRecord(RecordView):
     """A record of the game on the timeline (:func:`timeline`)."""
+
     entry: Literal["record"]
     key: tuple
     tag: str
@@ -137,6 +154,7 @@ class TimelineRecord(RecordView):
 
 class TimelineText(TypedDict):
     """A dated text of the rules on the timeline (:func:`timeline`)."""
+
     entry: Literal["text"]
     key: tuple
     date: str
@@ -162,17 +180,16 @@ def comparison(library, rulesets: list[str]) -> Comparison:
     four (None where a ruleset is not for that count)."""
     rows: list[tuple[str, list[Cell]]] = []
     from tutor.engine.parameters import RULESET_PARAMETERS
+
     for name in RULESET_PARAMETERS:
         ps = [library.parameter(r, name) for r in rulesets]
         if all(p.implicit for p in ps):
             continue
-        rows.append((PARAMETERS[name].label, [(value_short(name, p.value), p.status)
-                                             for p in ps]))
+        rows.append((PARAMETERS[name].label, [(value_short(name, p.value), p.status) for p in ps]))
     counts = sorted({n for r in rulesets for n in library.ruleset(r).counts})
-    groups = (("hand", "table"), ("ante_dealer", "ante_other"), ("last_in_bonus",),
-              ("breakeven",))
+    groups = (("hand", "table"), ("ante_dealer", "ante_other"), ("last_in_bonus",), ("breakeven",))
     for n in counts:
-        cells: list[Cell] = []     # None: the ruleset lacks the count
+        cells: list[Cell] = []  # None: the ruleset lacks the count
         for r in rulesets:
             if n not in library.ruleset(r).counts:
                 cells.append(None)
@@ -181,12 +198,13 @@ def comparison(library, rulesets: list[str]) -> Comparison:
             for names in groups:
                 ps = [library.parameter(r, x, n) for x in names]
                 statuses += [p.status for p in ps]
-                parts.append("–" if all(p.value is None for p in ps) else
-                             "/".join("–" if p.value is None else str(p.value) for p in ps))
-            cells.append(("; ".join(parts),
-                          max(statuses, key=list(STATUS_MARKS).index)))
-        rows.append((f"{n} players: hand/table; antes dealer/others; bonus; breakeven",
-                     cells))
+                parts.append(
+                    "–"
+                    if all(p.value is None for p in ps)
+                    else "/".join("–" if p.value is None else str(p.value) for p in ps)
+                )
+            cells.append(("; ".join(parts), max(statuses, key=list(STATUS_MARKS).index)))
+        rows.append((f"{n} players: hand/table; antes dealer/others; bonus; breakeven", cells))
     out: list[ComparisonRow] = []
     for label, cells in rows:
         values = {c[0] for c in cells if c is not None}
@@ -203,6 +221,7 @@ def contested(library, rulesets: list[str]) -> list[Contested]:
     :data:`QUOTES_PER_READING` of the source's own quotations their provenance cites and our
     note where it is read or chosen."""
     from tutor.engine.parameters import RULESET_PARAMETERS
+
     out: list[Contested] = []
     for name in RULESET_PARAMETERS:
         if name in COUNT_PARAMETERS or name == "match_format":
@@ -213,13 +232,22 @@ def contested(library, rulesets: list[str]) -> list[Contested]:
         if len({repr(p.value) for p in ps.values()}) < 2:
             continue
         readings: dict[tuple, Reading] = {}
-        refs_of: dict[tuple, list[str]] = {}       # a reading's quotations, its source's own
+        refs_of: dict[tuple, list[str]] = {}  # a reading's quotations, its source's own
         for r, p in ps.items():
             src = library.source_of(r)
             key = (src.id, repr(p.value), p.status)
-            got = readings.setdefault(key, {"source": src.id, "who": _who(src), "rulesets": [],
-                                            "value": value_words(name, p.value),
-                                            "status": p.status, "note": None, "quotes": []})
+            got = readings.setdefault(
+                key,
+                {
+                    "source": src.id,
+                    "who": _who(src),
+                    "rulesets": [],
+                    "value": value_words(name, p.value),
+                    "status": p.status,
+                    "note": None,
+                    "quotes": [],
+                },
+            )
             refs = refs_of.setdefault(key, [])
             got["rulesets"].append(r)
             for ref in p.quotes:
@@ -228,16 +256,23 @@ def contested(library, rulesets: list[str]) -> list[Contested]:
             if p.status != "stated" and got["note"] is None:
                 got["note"] = p.note
         for key, got in readings.items():
-            refs = refs_of[key][:QUOTES_PER_READING[got["status"]]]
+            refs = refs_of[key][: QUOTES_PER_READING[got["status"]]]
             got["quotes"] = [(q.text, _short(library, q)) for q in library.quotations_of(refs)]
         spec = PARAMETERS[name]
-        out.append({"name": name, "label": spec.label, "meaning": spec.meaning,
-                    "readings": list(readings.values())})
+        out.append(
+            {
+                "name": name,
+                "label": spec.label,
+                "meaning": spec.meaning,
+                "readings": list(readings.values()),
+            }
+        )
     return out
 
 
 def _tokens(text: str) -> list[str]:
     from tutor.puzzles.quoted import quote_plain
+
     return re.findall(r"\w+(?:['’]\w+)*|[^\w\s]", quote_plain(text))
 
 
@@ -247,8 +282,9 @@ def word_diff(a: str, b: str) -> WordDiff:
     b)`` with kind ``capital`` (only the case differs), ``punctuation``, ``missing`` (only in
     a), ``added`` (only in b) or ``words``."""
     ta, tb = _tokens(a), _tokens(b)
-    sm = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb],
-                                 autojunk=False)
+    sm = difflib.SequenceMatcher(
+        a=[t.lower() for t in ta], b=[t.lower() for t in tb], autojunk=False
+    )
     diffs: list[tuple[str, str, str]] = []
     same = 0
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -277,19 +313,25 @@ def transcriptions(library) -> list[Transcription]:
     """Every sentence of Willughby's that two texts quote: the quotations whose ``speaker`` is
     Willughby, from different texts, alike in most of their words (three in four), each pair
     ``{a, b: (text, citation), same, differences}`` (:func:`word_diff`)."""
-    quotes = [q for s in library.sources.values() for q in s.quotations.values()
-              if q.speaker == "willughby"]
+    quotes = [
+        q
+        for s in library.sources.values()
+        for q in s.quotations.values()
+        if q.speaker == "willughby"
+    ]
     out = []
     for i, qa in enumerate(quotes):
-        for qb in quotes[i + 1:]:
+        for qb in quotes[i + 1 :]:
             if (qa.in_ or qa.source) == (qb.in_ or qb.source):
                 continue
             d = word_diff(qa.text, qb.text)
             if d["same"] >= 0.75:
-                out.append(Transcription(a=(qa.text, _short(library, qa)),
-                                         b=(qb.text, _short(library, qb)), **d))
+                out.append(
+                    Transcription(
+                        a=(qa.text, _short(library, qa)), b=(qb.text, _short(library, qb)), **d
+                    )
+                )
     return out
-
 
 
 def family_tree(library) -> FamilyTree:
@@ -307,16 +349,23 @@ def family_tree(library) -> FamilyTree:
                 children.setdefault(b["source"], []).append((s, b))
 
     def node(s, relation=None, seen=()) -> TreeNode:
-        n: TreeNode = {"id": s.id, "who": _who(s), "title": s.title, "citation": s.citation_text,
-             "date": s.dated["date"] if s.dated else "undated",
-             "dated_status": s.dated["status"] if s.dated else None, "children": []}
+        n: TreeNode = {
+            "id": s.id,
+            "who": _who(s),
+            "title": s.title,
+            "citation": s.citation_text,
+            "date": s.dated["date"] if s.dated else "undated",
+            "dated_status": s.dated["status"] if s.dated else None,
+            "children": [],
+        }
         if relation is not None:
             shown = [] if relation["status"] == "read" else relation["quotes"]
             n["status"] = relation["status"]
             n["note"] = relation["note"]
             n["quotes"] = [(q.text, _short(library, q)) for q in library.quotations_of(shown)]
-        for child, rel in sorted(children.get(s.id, []),
-                                 key=lambda x: (x[0].dated or {}).get("year") or 9999):
+        for child, rel in sorted(
+            children.get(s.id, []), key=lambda x: (x[0].dated or {}).get("year") or 9999
+        ):
             if child.id not in seen:
                 n["children"].append(node(child, rel, seen + (s.id,)))
         return n
@@ -338,14 +387,26 @@ def family_tree(library) -> FamilyTree:
                 best = max(theirs, key=lambda t: word_diff(q.text, t.text)["same"], default=None)
                 d = word_diff(q.text, best.text) if best is not None else {"same": 0}
                 if best is not None and d["same"] >= 0.5:
-                    pairs.append({"a": (q.text, _short(library, q)),
-                                  "b": (best.text, _short(library, best)),
-                                  "same": d["same"], "verbatim": False})
+                    pairs.append(
+                        {
+                            "a": (q.text, _short(library, q)),
+                            "b": (best.text, _short(library, best)),
+                            "same": d["same"],
+                            "verbatim": False,
+                        }
+                    )
                 elif text is not None and _plain_words(q.text) in _plain_words(text):
-                    pairs.append({"a": (q.text, _short(library, q)), "b": None, "same": 1.0,
-                                  "verbatim": True})
-            evidence.append({"child": _who(s), "parent": _who(parent), "pairs": pairs,
-                             "note": b["note"]})
+                    pairs.append(
+                        {
+                            "a": (q.text, _short(library, q)),
+                            "b": None,
+                            "same": 1.0,
+                            "verbatim": True,
+                        }
+                    )
+            evidence.append(
+                {"child": _who(s), "parent": _who(parent), "pairs": pairs, "note": b["note"]}
+            )
     return {"roots": roots, "evidence": evidence}
 
 
@@ -356,18 +417,29 @@ def timeline(library) -> list[TimelineEntry]:
     ``{entry: "text", date, tag, citation, note}`` (our note where its date is our reading).  A
     file of records is no text of the rules, and is not listed as one."""
     from tutor.teaching.blockdata import record_view
+
     out: list[TimelineEntry] = []
     for r in library.timeline():
-        out.append(TimelineRecord(**record_view(library, r), entry="record", key=r.date.key,
-                                  tag=_RECORD_TAGS[r.kind]))
+        out.append(
+            TimelineRecord(
+                **record_view(library, r), entry="record", key=r.date.key, tag=_RECORD_TAGS[r.kind]
+            )
+        )
     for s in library.sources.values():
         if not s.is_text_of_rules:
             continue
         d = s.dated
         key = _text_key(d)
-        out.append({"entry": "text", "key": key, "date": d["date"] if d else "undated",
-                    "tag": "a text of the rules", "citation": f"{_who(s)}, {s.title}",
-                    "note": d["note"] if d and d["status"] == "read" else None})
+        out.append(
+            {
+                "entry": "text",
+                "key": key,
+                "date": d["date"] if d else "undated",
+                "tag": "a text of the rules",
+                "citation": f"{_who(s)}, {s.title}",
+                "note": d["note"] if d and d["status"] == "read" else None,
+            }
+        )
     return sorted(out, key=lambda e: (e["key"], e["entry"] != "text"))
 
 
@@ -375,6 +447,7 @@ def _text_key(dated) -> tuple:
     """Where a text's date sorts: as written where that is a date ("after 2004"), else its
     year."""
     from tutor.engine.sources import parse_date
+
     if not dated:
         return (1, 0.0)
     try:
@@ -384,5 +457,8 @@ def _text_key(dated) -> tuple:
 
 
 #: How the timeline tags each kind of record.
-_RECORD_TAGS = {"name": "the name", "play": "a description of play",
-                "other": "another meaning: not a record of this game"}
+_RECORD_TAGS = {
+    "name": "the name",
+    "play": "a description of play",
+    "other": "another meaning: not a record of this game",
+}

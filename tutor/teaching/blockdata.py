@@ -25,21 +25,44 @@ from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 from tutor.teaching.lessons import OddsData, SimulateData
 from tutor.teaching.prose import cards_in_text
 
-__all__ = ["RULES_CAPTION", "BlockView", "CardsView", "CoachView", "OddsView", "PuzzleView",
-           "QuoteView", "RecordView", "RecordsView", "RulesView", "SimulateView", "SkillTable",
-           "SkillView", "block_view", "odds_rows", "odds_sentence", "parameter_label",
-           "parameter_value", "record_view", "records_view", "simulate", "simulate_sentence",
-           "skill_table"]
+__all__ = [
+    "RULES_CAPTION",
+    "BlockView",
+    "CardsView",
+    "CoachView",
+    "OddsView",
+    "PuzzleView",
+    "QuoteView",
+    "RecordView",
+    "RecordsView",
+    "RulesView",
+    "SimulateView",
+    "SkillTable",
+    "SkillView",
+    "block_view",
+    "odds_rows",
+    "odds_sentence",
+    "parameter_label",
+    "parameter_value",
+    "record_view",
+    "records_view",
+    "simulate",
+    "simulate_sentence",
+    "skill_table",
+]
 
-_SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
+_SMALL = Fraction(1, 1000)  # below this, odds are shown to three decimals
 
 #: What the marks of a rules table mean.
-RULES_CAPTION = ("Marked: (read) a close reading of the source; (chosen) the source is silent "
-                 "or contradicts itself, so the engine chooses.")
+RULES_CAPTION = (
+    "Marked: (read) a close reading of the source; (chosen) the source is silent "
+    "or contradicts itself, so the engine chooses."
+)
 
 
 class SkillTable(TypedDict):
     """Skill figures as a table (:func:`skill_table`)."""
+
     title: str
     columns: list[str]
     rows: list[list[str]]
@@ -48,6 +71,7 @@ class SkillTable(TypedDict):
 
 class RecordView(TypedDict):
     """One record of the game as shown on screen and on paper (:func:`record_view`)."""
+
     id: str
     date: str
     kind: str
@@ -113,8 +137,17 @@ class CoachView(TypedDict):
 
 
 #: A lesson block for a printed page (:func:`block_view`), told apart by ``kind``.
-BlockView = (QuoteView | RulesView | OddsView | SimulateView | SkillView | CardsView
-             | PuzzleView | RecordsView | CoachView)
+BlockView = (
+    QuoteView
+    | RulesView
+    | OddsView
+    | SimulateView
+    | SkillView
+    | CardsView
+    | PuzzleView
+    | RecordsView
+    | CoachView
+)
 
 
 def parameter_label(name: str) -> str:
@@ -168,8 +201,13 @@ def odds_rows(data: OddsData, library) -> list[dict]:
             if n not in rs.counts:
                 continue
             o = deal_odds(rs, n)
-            row = {"ruleset": rid, "name": rs.short_title, "players": n, "hand": o.hand,
-                   "table": o.table}
+            row = {
+                "ruleset": rid,
+                "name": rs.short_title,
+                "players": n,
+                "hand": o.hand,
+                "table": o.table,
+            }
             for f in data["figures"]:
                 row[f] = getattr(o, f)
             rows.append(row)
@@ -180,6 +218,7 @@ def odds_sentence(row: dict, figure: str) -> str:
     """One figure in words: ``A mournival among the 12 table cards (Parlett after Willughby, 5
     players): 0.29%, about 1 deal in 342.``"""
     from tutor.teaching.lessons import ODDS_FIGURES
+
     p = row[figure]
     what = ODDS_FIGURES[figure]
     if figure == "table_mournival":
@@ -187,11 +226,16 @@ def odds_sentence(row: dict, figure: str) -> str:
     else:
         what = what.replace("one player's hand", f"one player's {row['hand']}-card hand")
     digits = 3 if p and p < _SMALL else 2
-    one_in = f", about 1 {'deal' if figure == 'table_mournival' else 'hand'} in {round(1 / p):,}" \
-        if p else ""
-    return (f"{what[0].upper()}{what[1:]} ({row.get('name', row['ruleset'])}, "
-            f"{row['players']} players): "
-            f"{percent(p, digits)}{one_in}.")
+    one_in = (
+        f", about 1 {'deal' if figure == 'table_mournival' else 'hand'} in {round(1 / p):,}"
+        if p
+        else ""
+    )
+    return (
+        f"{what[0].upper()}{what[1:]} ({row.get('name', row['ruleset'])}, "
+        f"{row['players']} players): "
+        f"{percent(p, digits)}{one_in}."
+    )
 
 
 def odds_percent(p: Fraction) -> str:
@@ -209,12 +253,13 @@ def simulate(data: SimulateData, library, cache_dir: Path | None = None) -> dict
     and stored there.  The cache key includes a fingerprint of the engine's code, so a changed
     engine is measured afresh."""
     from tutor.engine.simulate import run_study
+
     key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
     key += "/" + _engine_fingerprint()
     cache_dir = cache_dir if cache_dir is not None else laugh_cache()
     cache_file = cache_dir / "simulate.json"
     try:
-        cache = jsonfile.load(cache_file)      # a missing, damaged or huge cache: work it out
+        cache = jsonfile.load(cache_file)  # a missing, damaged or huge cache: work it out
     except DataError:
         cache = {}
     if not isinstance(cache, dict):
@@ -227,7 +272,7 @@ def simulate(data: SimulateData, library, cache_dir: Path | None = None) -> dict
     cache[key] = result
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(cache_file, json.dumps(cache, indent=1))      # two runs at once
+        write_atomic(cache_file, json.dumps(cache, indent=1))  # two runs at once
     except OSError:
         pass
     return result
@@ -238,7 +283,7 @@ def _engine_fingerprint() -> str:
     here = Path(__file__).resolve().parents[1] / "engine"
     for name in ("deal", "bots.py", "simulate.py", "rulesets.py"):
         path = here / name
-        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:   # deal: a package
+        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:  # deal: a package
             try:
                 h.update(f.read_bytes())
             except OSError:
@@ -259,10 +304,12 @@ def simulate_sentence(result: dict, name: str | None = None) -> str:
         verdict = "the dealer is at a disadvantage (the whole interval lies below zero)"
     else:
         verdict = "no advantage to the dealer can be told apart from chance at this many deals"
-    return (f"Over {result['deals']:,} deals ({name or result['ruleset']}, "
-            f"{result['players']} players, "
-            f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
-            f"more than the mean of the other seats: {verdict}.")
+    return (
+        f"Over {result['deals']:,} deals ({name or result['ruleset']}, "
+        f"{result['players']} players, "
+        f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
+        f"more than the mean of the other seats: {verdict}."
+    )
 
 
 def skill_table(figures: dict, names: dict[str, str] | None = None) -> SkillTable:
@@ -290,15 +337,17 @@ def skill_table(figures: dict, names: dict[str, str] | None = None) -> SkillTabl
                 cell += " ?"
             cells.append(cell)
         rows.append([(names or {}).get(rid, rid), str(n), *cells, next(iter(got.values()))["unit"]])
-    return {"title": f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
-                     f"seed {figures['seed']}",
-            "columns": ["ruleset", "players", *[f"over {o}" for o in opps], "unit"],
-            "rows": rows,
-            "note": f"Each deal is played twice from the same shuffle and random numbers: once "
-                    f"with an expert (the engine's analysis, {figures['samples']} samples a "
-                    "decision) in one seat, once with the other player there; the gain is the "
-                    "difference, with its 95% interval. ? marks a gain that cannot be told apart "
-                    "from zero."}
+    return {
+        "title": f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
+        f"seed {figures['seed']}",
+        "columns": ["ruleset", "players", *[f"over {o}" for o in opps], "unit"],
+        "rows": rows,
+        "note": f"Each deal is played twice from the same shuffle and random numbers: once "
+        f"with an expert (the engine's analysis, {figures['samples']} samples a "
+        "decision) in one seat, once with the other player there; the gain is the "
+        "difference, with its 95% interval. ? marks a gain that cannot be told apart "
+        "from zero.",
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -316,20 +365,32 @@ def record_view(library, r) -> RecordView:
     dated only "by" or "after" a year (any other "by" or "after" date could be true of it
     too, so no wrong date could be offered), else None."""
     from tutor.engine.sources import RECORD_KINDS
+
     q = library.quotation(r.quote) if r.quote else None
     report = None
     if r.report:
         rq = library.quotation(r.report)
         report = (rq.text, rq.cited_in.split(",")[0].strip('"'))
     unchecked = library.unchecked or frozenset()
-    return {"id": r.id, "date": r.date.text, "kind": r.kind, "kind_words": RECORD_KINDS[r.kind],
-            "citation": r.citation_text, "words": q.text if q else None,
-            "given_by": library.reporter(r), "report": report,
-            "checked": not (r.quote and r.quote in unchecked), "note": r.note,
-            "dating": (f"dated only “{r.date.text}”: the timeline puzzles put it in order "
-                       f"among the others, but never ask its date, as any other “{r.date.form}” "
-                       "date could be true of it too" if r.date.form in ("by", "after")
-                       else None)}
+    return {
+        "id": r.id,
+        "date": r.date.text,
+        "kind": r.kind,
+        "kind_words": RECORD_KINDS[r.kind],
+        "citation": r.citation_text,
+        "words": q.text if q else None,
+        "given_by": library.reporter(r),
+        "report": report,
+        "checked": not (r.quote and r.quote in unchecked),
+        "note": r.note,
+        "dating": (
+            f"dated only “{r.date.text}”: the timeline puzzles put it in order "
+            f"among the others, but never ask its date, as any other “{r.date.form}” "
+            "date could be true of it too"
+            if r.date.form in ("by", "after")
+            else None
+        ),
+    }
 
 
 def records_view(library, kinds=None) -> list[RecordView]:
@@ -356,8 +417,10 @@ def records_summary(library, kinds=None) -> str:
     if play is not None and names:
         before = sum(1 for r in names if r.date.before(play.date))
         after = sum(1 for r in names if play.date.before(r.date))
-        said += (f": {before} record{'s' if before != 1 else ''} of the name before the "
-                 f"description of play ({play.who}, {play.date.text}) and {after} after it")
+        said += (
+            f": {before} record{'s' if before != 1 else ''} of the name before the "
+            f"description of play ({play.who}, {play.date.text}) and {after} after it"
+        )
     undated = len(recs) - len(dated)
     if undated:
         said += f"; {undated} undated"
@@ -368,8 +431,9 @@ def records_summary(library, kinds=None) -> str:
 # one block, for paper
 
 
-def block_view(block, library, symbols: bool = True,
-               puzzle_numbers: list[int] | None = None) -> BlockView:
+def block_view(
+    block, library, symbols: bool = True, puzzle_numbers: list[int] | None = None
+) -> BlockView:
     """A lesson block as a plain dict for a printed page, ``kind`` first:
 
     - ``quote``: ``quotes``, (stored text, citation with where it stands) pairs;
@@ -384,6 +448,7 @@ def block_view(block, library, symbols: bool = True,
 
     Raises what the engine raises for a study or figures it cannot make."""
     from tutor.engine.cards import pretty_cards
+
     d = block.data
     kind = block.kind
     if kind == "quote":
@@ -394,48 +459,88 @@ def block_view(block, library, symbols: bool = True,
         return {"kind": "quote", "quotes": quotes}
     if kind == "rules":
         players = d["players"]
-        rows = [(parameter_label(p), [parameter_value(library, rid, p, players)
-                                      for rid in d["rulesets"]]) for p in d["parameters"]]
+        rows = [
+            (
+                parameter_label(p),
+                [parameter_value(library, rid, p, players) for rid in d["rulesets"]],
+            )
+            for p in d["parameters"]
+        ]
         caption = RULES_CAPTION
         if players is not None:
             caption = f"Per-player figures for {players} players. " + caption
-        return {"kind": "rules", "columns": [ruleset_name(library, r) for r in d["rulesets"]],
-                "rows": rows, "caption": caption}
+        return {
+            "kind": "rules",
+            "columns": [ruleset_name(library, r) for r in d["rulesets"]],
+            "rows": rows,
+            "caption": caption,
+        }
     if kind == "odds":
         from tutor.teaching.lessons import ODDS_FIGURES
+
         odds = odds_rows(d, library)
         if len(odds) == 1 and len(d["figures"]) == 1:
             return {"kind": "odds", "sentence": odds_sentence(odds[0], d["figures"][0])}
-        return {"kind": "odds", "sentence": None,
-                "columns": ["ruleset", "players", "hand / table",
-                            *[ODDS_FIGURES[f] for f in d["figures"]]],
-                "rows": [[r["name"], str(r["players"]), f"{r['hand']} / {r['table']}",
-                          *[odds_percent(r[f]) for f in d["figures"]]] for r in odds]}
+        return {
+            "kind": "odds",
+            "sentence": None,
+            "columns": [
+                "ruleset",
+                "players",
+                "hand / table",
+                *[ODDS_FIGURES[f] for f in d["figures"]],
+            ],
+            "rows": [
+                [
+                    r["name"],
+                    str(r["players"]),
+                    f"{r['hand']} / {r['table']}",
+                    *[odds_percent(r[f]) for f in d["figures"]],
+                ]
+                for r in odds
+            ],
+        }
     if kind == "simulate":
         if "skill" in d:
             from tutor.teaching.figures import skill_figures
-            figures = skill_figures(d["skill"], d["deals"], d["seed"], d["samples"],
-                                    d["rulesets"])
+
+            figures = skill_figures(d["skill"], d["deals"], d["seed"], d["samples"], d["rulesets"])
             names = {r["ruleset"]: ruleset_name(library, r["ruleset"]) for r in figures["rows"]}
             return SkillView(kind="skill", **skill_table(figures, names))
         result = simulate(d, library)
         unit = "stakes" if result["measure"] == "net stakes" else "points"
-        return {"kind": "simulate",
-                "title": f"{ruleset_name(library, result['ruleset'])}, {result['players']} "
-                         f"players: mean {unit} a deal, by seat",
-                "seats": [(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
-                           f"{100 * s['last_in_rate']:.0f}%") for s in result["seats"]],
-                "sentence": simulate_sentence(result, ruleset_name(library,
-                                                                   result["ruleset"]))}
+        return {
+            "kind": "simulate",
+            "title": f"{ruleset_name(library, result['ruleset'])}, {result['players']} "
+            f"players: mean {unit} a deal, by seat",
+            "seats": [
+                (
+                    s["seat"],
+                    f"{s['mean']:+.2f}",
+                    f"{s['ci95']:.2f}",
+                    f"{100 * s['last_in_rate']:.0f}%",
+                )
+                for s in result["seats"]
+            ],
+            "sentence": simulate_sentence(result, ruleset_name(library, result["ruleset"])),
+        }
     if kind == "cards":
-        return {"kind": "cards",
-                "rows": [(label, pretty_cards(cards, symbols) if cards else "(none)")
-                         for label, cards in d["rows"]],
-                "caption": cards_in_text(d["caption"], symbols) if d.get("caption") else
-                d.get("caption")}
+        return {
+            "kind": "cards",
+            "rows": [
+                (label, pretty_cards(cards, symbols) if cards else "(none)")
+                for label, cards in d["rows"]
+            ],
+            "caption": cards_in_text(d["caption"], symbols)
+            if d.get("caption")
+            else d.get("caption"),
+        }
     if kind == "puzzle":
         return {"kind": "puzzle", "numbers": list(puzzle_numbers or [])}
     if kind == "records":
-        return {"kind": "records", "records": records_view(library, d.get("kinds")),
-                "summary": records_summary(library, d.get("kinds"))}
+        return {
+            "kind": "records",
+            "records": records_view(library, d.get("kinds")),
+            "summary": records_summary(library, d.get("kinds")),
+        }
     return {"kind": "coach"}

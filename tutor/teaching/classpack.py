@@ -62,9 +62,21 @@ from tutor.teaching._class_sources import (
     word_diff,
 )
 
-__all__ = ["AUDIENCES", "CLASS_FILE", "ClassData", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
-           "load_class_data", "render_html", "render_markdown", "transcriptions", "word_diff",
-           "write_pack"]
+__all__ = [
+    "AUDIENCES",
+    "CLASS_FILE",
+    "ClassData",
+    "ClassPack",
+    "SECTIONS",
+    "SOURCE_KINDS",
+    "build_pack",
+    "load_class_data",
+    "render_html",
+    "render_markdown",
+    "transcriptions",
+    "word_diff",
+    "write_pack",
+]
 
 #: The pack's data (ours), relative to the lessons folder.
 CLASS_FILE = Path("class") / "source-criticism.yaml"
@@ -92,19 +104,24 @@ def load_class_data(library, path: Path | None = None) -> ClassData:
     a phrase in double quotation marks that stands in no quotation (our words may quote a
     source only in its own words)."""
     from tutor.engine import yamlfile
+
     path = path or class_path()
     name = path.name
     raw, doc = yamlfile.load(yamlfile.read_text(path, name), name)
-    phrases = {_plain_words(q.text) for s in library.sources.values()
-               for q in s.quotations.values()}
+    phrases = {
+        _plain_words(q.text) for s in library.sources.values() for q in s.quotations.values()
+    }
     data = validate(ClassData, raw, doc=doc, context={"library": library, "phrases": phrases})
     total = sum(step.minutes for step in data.plan)
     if total != data.minutes:
         raise refusal(doc, f"the plan's steps take {total} minutes, not {data.minutes}", "plan")
     from tutor.teaching._class_handout import passages
+
     data._cut = passages(
-        library, data.passages,
-        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}")
+        library,
+        data.passages,
+        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}",
+    )
     return data
 
 
@@ -117,6 +134,7 @@ class CauseShown(TypedDict):
     data's ``cause``, ``summary``, ``quotes`` (refs) and ``stored``, with ``quoted`` (each
     quotation's words and its short citation) and ``markup`` (each markup note's text and what
     it is, ours; empty unless ``stored``)."""
+
     cause: str
     summary: str
     quotes: tuple[str, ...]
@@ -147,6 +165,7 @@ class ClassPack:
     @property
     def quiz_pages(self) -> list[list]:
         from tutor.teaching.worksheet import page_groups
+
         return page_groups(self.quiz)
 
     def causes(self, library) -> list[CauseShown]:
@@ -154,13 +173,22 @@ class ClassPack:
         for a cause marked ``stored``, each quotation's markup as its file holds it
         (:func:`tutor.teaching._class_handout.markup_notes`)."""
         from tutor.teaching._class_handout import markup_notes
-        return [CauseShown(cause=c.cause, summary=c.summary, quotes=tuple(c.quotes),
-                           stored=c.stored,
-                           quoted=[(q.text, _short(library, q))
-                                   for q in library.quotations_of(c.quotes)],
-                           markup=[note for q in library.quotations_of(c.quotes)
-                                   for note in markup_notes(q.text)] if c.stored else [])
-                for c in self.data.causes]
+
+        return [
+            CauseShown(
+                cause=c.cause,
+                summary=c.summary,
+                quotes=tuple(c.quotes),
+                stored=c.stored,
+                quoted=[(q.text, _short(library, q)) for q in library.quotations_of(c.quotes)],
+                markup=[
+                    note for q in library.quotations_of(c.quotes) for note in markup_notes(q.text)
+                ]
+                if c.stored
+                else [],
+            )
+            for c in self.data.causes
+        ]
 
 
 def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
@@ -171,6 +199,7 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
     from tutor.puzzles import generate
     from tutor.teaching.lessons import puzzle_seed
     from tutor.teaching.worksheet import worksheet_puzzles
+
     if library is None:
         library = default_library()
     if seed < 0:
@@ -182,12 +211,22 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
         for n in range(entry.count):
             generated.append(generate(entry.kind, seed=puzzle_seed(seed, "class-pack", i, n)))
     from tutor.teaching._class_handout import glossary, students_contested
+
     disputed = contested(library, rulesets)
-    return ClassPack(seed, data.title, data, comparison(library, rulesets), disputed,
-                     family_tree(library), timeline(library), transcriptions(library),
-                     worksheet_puzzles(generated, library, symbols),
-                     data.cut_passages,
-                     glossary(library, data.glossary), students_contested(disputed))
+    return ClassPack(
+        seed,
+        data.title,
+        data,
+        comparison(library, rulesets),
+        disputed,
+        family_tree(library),
+        timeline(library),
+        transcriptions(library),
+        worksheet_puzzles(generated, library, symbols),
+        data.cut_passages,
+        glossary(library, data.glossary),
+        students_contested(disputed),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -199,17 +238,24 @@ def render_html(pack: ClassPack, library=None, audience: str = "teacher") -> str
     (``classpack.html.j2``) or the students' handout (``classhandout.html.j2``)."""
     from tutor.engine.sources import default_library
     from tutor.teaching.html import render
+
     library = library or default_library()
     if audience == "students":
-        return render("classhandout.html.j2", pack=pack, sections=SECTIONS,
-                      quoted=_quoted(library))
-    return render("classpack.html.j2", pack=pack, sections=SECTIONS, marks=STATUS_MARKS,
-                  causes=pack.causes(library), quoted=_quoted(library))
+        return render("classhandout.html.j2", pack=pack, sections=SECTIONS, quoted=_quoted(library))
+    return render(
+        "classpack.html.j2",
+        pack=pack,
+        sections=SECTIONS,
+        marks=STATUS_MARKS,
+        causes=pack.causes(library),
+        quoted=_quoted(library),
+    )
 
 
 def _quoted(library):
     def quoted(refs: Sequence[str]) -> list[tuple[str, str]]:
         return [(q.text, _short(library, q)) for q in library.quotations_of(refs or [])]
+
     return quoted
 
 
@@ -219,6 +265,7 @@ def render_markdown(pack: ClassPack, library=None, audience: str = "teacher") ->
     (:mod:`tutor.teaching._class_markdown`)."""
     from tutor.engine.sources import default_library
     from tutor.teaching._class_markdown import students_markdown, teacher_markdown
+
     library = library or default_library()
     if audience == "students":
         return students_markdown(pack, library, SECTIONS, _quoted(library))
@@ -231,12 +278,16 @@ def write_pack(seed: int, out_path, library=None, audience: str = "teacher") -> 
     :class:`UsageError` for another suffix or audience and ``OSError`` when the file cannot be
     written."""
     from tutor.teaching.worksheet import handout_format
+
     if audience not in AUDIENCES:
         raise UsageError(f"a pack is for {' or '.join(AUDIENCES)}, not {audience!r}")
     path = Path(out_path)
     fmt = handout_format(path, "the pack")
     pack = build_pack(seed, library)
-    text = (render_html(pack, library, audience) if fmt == "html" else
-            render_markdown(pack, library, audience))
-    write_atomic(path, text)                # whole or not at all, through a link
+    text = (
+        render_html(pack, library, audience)
+        if fmt == "html"
+        else render_markdown(pack, library, audience)
+    )
+    write_atomic(path, text)  # whole or not at all, through a link
     return fmt

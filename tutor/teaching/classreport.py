@@ -37,8 +37,21 @@ from tutor.teaching import ratings as R
 from tutor.teaching.progress import Answer, ProgressStore
 from tutor.teaching.transfer import Export
 
-__all__ = ["COLUMN_GROUPS", "SPOTTING", "Cell", "ClassReport", "ColumnGroup", "Learner", "WEAK_BELOW",
-           "band", "build_report", "csv_columns", "one_learner_each", "render_csv", "render_html"]
+__all__ = [
+    "COLUMN_GROUPS",
+    "SPOTTING",
+    "Cell",
+    "ClassReport",
+    "ColumnGroup",
+    "Learner",
+    "WEAK_BELOW",
+    "band",
+    "build_report",
+    "csv_columns",
+    "one_learner_each",
+    "render_csv",
+    "render_html",
+]
 
 #: A cell whose accuracy is below this share is weak (shaded, and the class's weakest themes
 #: are counted by it).
@@ -63,9 +76,14 @@ class Cell:
 
 def _cell(answers: list[Answer]) -> Cell:
     import statistics
+
     times = [a.seconds for a in answers if a.seconds is not None]
-    return Cell(len(answers), sum(a.correct for a in answers),
-                statistics.median(times) if times else None, len(times))
+    return Cell(
+        len(answers),
+        sum(a.correct for a in answers),
+        statistics.median(times) if times else None,
+        len(times),
+    )
 
 
 @dataclass(frozen=True)
@@ -85,23 +103,30 @@ class ColumnGroup:
 def _spotting(export: Export, store: ProgressStore) -> dict[str, str] | None:
     """A learner's figures of spotting oversights, all kinds together (None without any)."""
     import statistics
+
     sightings = store.sightings()
     if not sightings:
         return None
     times = [s.seconds for s in sightings if s.outcome == "hit" and s.seconds is not None]
     count = {o: sum(s.outcome == o for s in sightings) for o in ("hit", "miss", "false_claim")}
-    return {"claimed first": str(count["hit"]), "missed": str(count["miss"]),
-            "false claims": str(count["false_claim"]),
-            "median time": f"{statistics.median(times):.1f} s" if times else "-"}
+    return {
+        "claimed first": str(count["hit"]),
+        "missed": str(count["miss"]),
+        "false claims": str(count["false_claim"]),
+        "median time": f"{statistics.median(times):.1f} s" if times else "-",
+    }
 
 
 #: The learner's figures of spotting oversights (see the module docstring).
 SPOTTING = ColumnGroup(
-    "oversights", "Spotting oversights", ("claimed first", "missed", "false claims",
-                                          "median time"), _spotting,
+    "oversights",
+    "Spotting oversights",
+    ("claimed first", "missed", "false claims", "median time"),
+    _spotting,
     note="In play, matches and drills: an oversight claimed first, one that was the learner's "
-         "to claim and was not, a claim of nothing claimable; the median time from claimable "
-         "to named of the hits typed at a terminal.")
+    "to claim and was not, a claim of nothing claimable; the median time from claimable "
+    "to named of the hits typed at a terminal.",
+)
 
 #: The column groups every report offers (see the module docstring).
 COLUMN_GROUPS: list[ColumnGroup] = [SPOTTING]
@@ -160,8 +185,11 @@ class ClassReport:
         out = []
         for t in self.themes:
             total = self.totals[t.id]
-            low = [lr.name for lr in self.learners
-                   if t.id in lr.cells and lr.cells[t.id].accuracy < WEAK_BELOW]
+            low = [
+                lr.name
+                for lr in self.learners
+                if t.id in lr.cells and lr.cells[t.id].accuracy < WEAK_BELOW
+            ]
             if total.accuracy < WEAK_BELOW or low:
                 out.append((t, total, low))
         out.sort(key=lambda x: (x[1].accuracy, -x[1].answers, x[0].order, x[0].id))
@@ -178,8 +206,9 @@ def band(cell: Cell | None) -> str:
     return "middle" if cell.accuracy < 0.8 else "strong"
 
 
-def build_report(exports: list[tuple[str, Export]],
-                 groups: list[ColumnGroup] | None = None) -> ClassReport:
+def build_report(
+    exports: list[tuple[str, Export]], groups: list[ColumnGroup] | None = None
+) -> ClassReport:
     """The report of ``exports`` (file name, export read by
     :func:`tutor.teaching.transfer.read_export`).  A learner is named by the export's
     ``learner`` or else its file name; two of one name are told apart by their files.
@@ -198,8 +227,9 @@ def build_report(exports: list[tuple[str, Export]],
     for es, name in zip(gathered, names):
         if names.count(name) > 1:
             name = f"{name} ({', '.join(dict.fromkeys(_stem(f) for f, _ in es))})"
-        learner, answers = _learner(name, ", ".join(dict.fromkeys(f for f, _ in es)),
-                                    [e for _, e in es], groups)
+        learner, answers = _learner(
+            name, ", ".join(dict.fromkeys(f for f, _ in es)), [e for _, e in es], groups
+        )
         learners.append(learner)
         everything += answers
         for a in answers:
@@ -207,14 +237,22 @@ def build_report(exports: list[tuple[str, Export]],
                 by_theme.setdefault(t, []).append(a)
     themes = sorted((theme(t) for t in by_theme), key=lambda t: (t.order, t.id))
     used = [g for g in groups if any(g.id in lr.extra for lr in learners)]
-    report = ClassReport(learners, themes, {t: _cell(a) for t, a in by_theme.items()},
-                         _cell(everything), used, time.time(), notes=notes)
+    report = ClassReport(
+        learners,
+        themes,
+        {t: _cell(a) for t, a in by_theme.items()},
+        _cell(everything),
+        used,
+        time.time(),
+        notes=notes,
+    )
     report.weakest = report.weakest_themes()
     return report
 
 
-def one_learner_each(exports: list[tuple[str, Export]]
-                     ) -> tuple[list[list[tuple[str, Export]]], list[str]]:
+def one_learner_each(
+    exports: list[tuple[str, Export]],
+) -> tuple[list[list[tuple[str, Export]]], list[str]]:
     """``exports`` (file name, export) gathered by learner, in the order given: a file given
     twice (by the same name or another path to it) and files that share an answer or a
     sighting (by ``uid``, the key an import merges by) are one learner's.  Returns the groups
@@ -231,11 +269,11 @@ def one_learner_each(exports: list[tuple[str, Export]]
     def join(i: int, j: int) -> None:
         a, b = root(i), root(j)
         if a != b:
-            parent[max(a, b)] = min(a, b)       # a group's root is its first file
+            parent[max(a, b)] = min(a, b)  # a group's root is its first file
 
-    said: dict[int, tuple[int, int]] = {}       # file -> (earlier file, items shared; -1: same)
+    said: dict[int, tuple[int, int]] = {}  # file -> (earlier file, items shared; -1: same)
     first_of: dict[object, int] = {}
-    owner: dict[str, int] = {}                  # uid -> the first file that holds it
+    owner: dict[str, int] = {}  # uid -> the first file that holds it
     for i, (file, export) in enumerate(exports):
         key = _file_key(file)
         if key in first_of:
@@ -265,8 +303,10 @@ def one_learner_each(exports: list[tuple[str, Export]]
         name, as_name = _name(gathered[root(i)][0]), _name(exports[i])
         also = f" (named {as_name})" if as_name != name else ""
         what = "answer or sighting" if count == 1 else "answers or sightings"
-        notes.append(f"{file}{also} shares {count} {what} with {earlier}: one learner's "
-                     f"progress, merged as {name}, each answer counted once.")
+        notes.append(
+            f"{file}{also} shares {count} {what} with {earlier}: one learner's "
+            f"progress, merged as {name}, each answer counted once."
+        )
     return list(gathered.values()), notes
 
 
@@ -278,6 +318,7 @@ def _file_key(file: str) -> object:
     """What names one file however its path is written: its device and inode where it can be
     read, else its absolute path."""
     import os
+
     try:
         st = os.stat(file)
     except (OSError, ValueError):
@@ -290,23 +331,28 @@ def _stem(file: str) -> str:
     return base[:-5] if base.lower().endswith(".json") else base
 
 
-def _learner(name: str, file: str, exports: list[Export],
-             groups: list[ColumnGroup]) -> tuple[Learner, list[Answer]]:
+def _learner(
+    name: str, file: str, exports: list[Export], groups: list[ColumnGroup]
+) -> tuple[Learner, list[Answer]]:
     """One learner of ``exports`` (one learner's, merged by uid as an import merges them)."""
     store = ProgressStore.in_memory()
     try:
         for export in exports:
             store.merge(export.answers, export.lessons, export.meta, export.sightings)
-        answers = store.answers()                  # themes in their one spelling
+        answers = store.answers()  # themes in their one spelling
         overall = store.rating(R.OVERALL)
         by_theme: dict[str, list[Answer]] = {}
         for a in answers:
             for t in dict.fromkeys(a.themes):
                 by_theme.setdefault(t, []).append(a)
-        lr = Learner(name, file, _cell(answers),
-                     overall.rating.rating if overall else None,
-                     overall.rating.rd if overall else None,
-                     {t: _cell(a) for t, a in by_theme.items()})
+        lr = Learner(
+            name,
+            file,
+            _cell(answers),
+            overall.rating.rating if overall else None,
+            overall.rating.rd if overall else None,
+            {t: _cell(a) for t, a in by_theme.items()},
+        )
         for g in groups:
             values = g.read(exports[0], store)
             if values is not None:
@@ -319,6 +365,7 @@ def _learner(name: str, file: str, exports: list[Export],
 # --------------------------------------------------------------------------------------------
 # CSV
 
+
 def _acc(cell: Cell | None) -> str:
     return "" if cell is None or not cell.answers else f"{cell.accuracy:.3f}"
 
@@ -330,8 +377,15 @@ def _num(value: float | None, digits: int = 0) -> str:
 def csv_columns(report: ClassReport) -> list[str]:
     """The CSV's header: the learner, the file, the totals, each theme's accuracy and answers
     (named in plain words and by id), then each column group's columns."""
-    head = ["learner", "file", "all: answers", "all: right", "all: accuracy", "rating",
-            "rating deviation"]
+    head = [
+        "learner",
+        "file",
+        "all: answers",
+        "all: right",
+        "all: accuracy",
+        "rating",
+        "rating deviation",
+    ]
     for t in report.themes:
         head += [f"{t.label} [{t.id}]: accuracy", f"{t.label} [{t.id}]: answers"]
     for g in report.groups:
@@ -346,11 +400,18 @@ def render_csv(report: ClassReport) -> str:
     from an export (``=HYPERLINK(...)``, ``@SUM(...)``, ``+``, ``-``, tab, CR) cannot start a
     formula when the file is opened in a spreadsheet."""
     out = io.StringIO()
-    w = csv.writer(out)         # lines end CR LF (RFC 4180), so a CR in a name is quoted too
+    w = csv.writer(out)  # lines end CR LF (RFC 4180), so a CR in a name is quoted too
     w.writerow([csv_cell(c) for c in csv_columns(report)])
     for lr in report.learners:
-        row = [lr.name, lr.file, lr.total.answers, lr.total.right, _acc(lr.total),
-               _num(lr.rating), _num(lr.rd)]
+        row = [
+            lr.name,
+            lr.file,
+            lr.total.answers,
+            lr.total.right,
+            _acc(lr.total),
+            _num(lr.rating),
+            _num(lr.rd),
+        ]
         for t in report.themes:
             c = lr.cells.get(t.id)
             row += [_acc(c), c.answers if c else ""]
@@ -376,8 +437,15 @@ def render_html(report: ClassReport) -> str:
     learners × themes with its totals (each learner's rating marked ``?`` while provisional,
     and a line saying what ``?`` means), the weakest themes of the class, how to read it."""
     from tutor.teaching.html import render
+
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.made_at))
     provisional = any(lr.rd is not None and lr.rd > R.PROVISIONAL_RD for lr in report.learners)
-    return render("classreport.html.j2", report=report, made=made, band=band,
-                  weak_below=WEAK_BELOW, shown_rating=R.shown_rating,
-                  provisional=R.PROVISIONAL_NOTE if provisional else "")
+    return render(
+        "classreport.html.j2",
+        report=report,
+        made=made,
+        band=band,
+        weak_below=WEAK_BELOW,
+        shown_rating=R.shown_rating,
+        provisional=R.PROVISIONAL_NOTE if provisional else "",
+    )

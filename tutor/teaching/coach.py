@@ -31,8 +31,19 @@ from tutor.engine.parameters import rule_words, seat_working, settlement_rule, v
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.teaching.lessons import SITUATIONS, Stop, page_quotes, page_words, stop_problems
 
-__all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quotes",
-           "page_words", "situations", "stop_for", "stop_problems", "stop_quotes"]
+__all__ = [
+    "AT_THE_END",
+    "SITUATIONS",
+    "Seen",
+    "Stop",
+    "action_words",
+    "page_quotes",
+    "page_words",
+    "situations",
+    "stop_for",
+    "stop_problems",
+    "stop_quotes",
+]
 
 #: The situations found only once the deal is over.
 AT_THE_END = ("end", "settlement")
@@ -64,8 +75,9 @@ def _name(names: Sequence[str], seat: int, q: int) -> str:
     return "you" if q == seat else names[q]
 
 
-def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True,
-               since: int = 0) -> list[Seen]:
+def situations(
+    deal: Deal, seat: int, names: Sequence[str], symbols: bool = True, since: int = 0
+) -> list[Seen]:
     """The situations present in ``deal`` as ``seat`` sees it now, in :data:`SITUATIONS` order.
 
     ``names`` has one name per seat (for the facts); ``since`` is the index in the deal's
@@ -73,13 +85,26 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
     ``seat`` may see is used: its own hand and moves, the table, the won cards and the actions
     made (a computer player's hand is never looked at)."""
     over = deal.phase == "over"
-    now = _Now(deal, seat, names, symbols, over,
-               mine=[] if over else deal.legal_actions(seat),
-               turn=deal.legal_actions() if not over and deal.to_move == seat else [],
-               recent=[a for a in deal.history[since:] if a.player != seat])
+    now = _Now(
+        deal,
+        seat,
+        names,
+        symbols,
+        over,
+        mine=[] if over else deal.legal_actions(seat),
+        turn=deal.legal_actions() if not over and deal.to_move == seat else [],
+        recent=[a for a in deal.history[since:] if a.player != seat],
+    )
     caps = [a for a in now.turn if a.kind in ("capture", "play_on_capture")]
-    found = [_table_mournival(now), _declare(now), _capture(now, caps),
-             _table_prial(now, caps), _dead_pair(now), _lie_down(now), _claim(now)]
+    found = [
+        _table_mournival(now),
+        _declare(now),
+        _capture(now, caps),
+        _table_prial(now, caps),
+        _dead_pair(now),
+        _lie_down(now),
+        _claim(now),
+    ]
     out = [seen for seen in found if seen is not None]
     if over and deal.result is not None:
         out.extend(_the_end(deal, seat, names))
@@ -115,15 +140,20 @@ def _title(rs) -> str:
 def _table_mournival(now: _Now) -> Seen | None:
     """A mournival dealt to the table: the dealer may take it, or took it."""
     deal, rs = now.deal, now.deal.ruleset
-    takes = [a for a in deal.free_actions(deal.dealer) if a.kind == "take_table_mournival"] \
-        if not now.over else []
+    takes = (
+        [a for a in deal.free_actions(deal.dealer) if a.kind == "take_table_mournival"]
+        if not now.over
+        else []
+    )
     taken = [a for a in deal.history if a.kind == "take_table_mournival"]
     if not (takes or taken):
         return None
     a = (takes or taken)[0]
-    facts = [f"{now.names[deal.dealer]} deal{'' if deal.dealer == now.seat else 's'}; on the "
-             f"table: {pretty_cards(a.cards, now.symbols)}.",
-             now.under("table_mournival", rs.table_mournival)]
+    facts = [
+        f"{now.names[deal.dealer]} deal{'' if deal.dealer == now.seat else 's'}; on the "
+        f"table: {pretty_cards(a.cards, now.symbols)}.",
+        now.under("table_mournival", rs.table_mournival),
+    ]
     if takes and deal.dealer == now.seat:
         facts.append(f"Yours to do before play: {action_words(takes[0], now.symbols)}.")
     return Seen("table-mournival", tuple(facts))
@@ -133,12 +163,23 @@ def _declare(now: _Now) -> Seen | None:
     """A prial or a mournival in the hand: the learner's, or one another player declared."""
     kinds = ("declare_prial", "declare_mournival")
     decls = one_declaration_per_rank([a for a in now.mine if a.kind in kinds])
-    facts = [f"{now.names[a.player]} declared {_declared(a, now.symbols)}." for a in now.recent
-             if a.kind in kinds]
-    facts += [_capital(rule_words("declarations", a.declared,
-                                  ranks=RANK_PLURALS[rank_of(a.cards[0])],
-                                  action=action_words(a, now.symbols)))
-              + "." for a in decls]
+    facts = [
+        f"{now.names[a.player]} declared {_declared(a, now.symbols)}."
+        for a in now.recent
+        if a.kind in kinds
+    ]
+    facts += [
+        _capital(
+            rule_words(
+                "declarations",
+                a.declared,
+                ranks=RANK_PLURALS[rank_of(a.cards[0])],
+                action=action_words(a, now.symbols),
+            )
+        )
+        + "."
+        for a in decls
+    ]
     if not facts:
         return None
     facts.append(now.under("hand_plays", now.deal.ruleset.hand_plays))
@@ -151,15 +192,23 @@ def _capture(now: _Now, caps: list[Action]) -> Seen | None:
         return None
     shown = [action_words(a, now.symbols) for a in caps[:6]]
     more = f" (and {len(caps) - 6} more: type moves)" if len(caps) > 6 else ""
-    return Seen("capture", (f"Your captures now: {' · '.join(shown)}{more}.",
-                            now.under("captures", now.deal.ruleset.captures)))
+    return Seen(
+        "capture",
+        (
+            f"Your captures now: {' · '.join(shown)}{more}.",
+            now.under("captures", now.deal.ruleset.captures),
+        ),
+    )
 
 
 def _table_prial(now: _Now, caps: list[Action]) -> Seen | None:
     """A prial on the table (and the learner's capture of it with the fourth card)."""
     deal, rs = now.deal, now.deal.ruleset
-    prials = [] if now.over else [r for r, s in sets_of(deal.table_cards()).items()
-                                  if s is CardSet.PRIAL]
+    prials = (
+        []
+        if now.over
+        else [r for r, s in sets_of(deal.table_cards()).items() if s is CardSet.PRIAL]
+    )
     if not prials:
         return None
     facts = []
@@ -171,8 +220,10 @@ def _table_prial(now: _Now, caps: list[Action]) -> Seen | None:
         facts.append(line)
     facts.append(now.under("captures", rs.captures))
     if deal.game.claimable(OversightKind.SPLIT_PRIAL):
-        facts.append(f"Claimable under {_title(rs)}: "
-                     f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}.")
+        facts.append(
+            f"Claimable under {_title(rs)}: "
+            f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}."
+        )
     return Seen("table-prial", tuple(facts))
 
 
@@ -182,11 +233,22 @@ def _dead_pair(now: _Now) -> Seen | None:
     theirs = [a for a in now.recent if a.kind == "declare_dead_pair"]
     facts = []
     for a in theirs + dead:
-        said = _capital(rule_words("declarations", Declaration.DEAD_PAIR,
-                                   ranks=RANK_PLURALS[rank_of(a.cards[0])],
-                                   action=action_words(a, now.symbols))) + "."
-        facts.append(f"{now.names[a.player]} declared {_declared(a, now.symbols)}. {said}"
-                     if a in theirs else said)
+        said = (
+            _capital(
+                rule_words(
+                    "declarations",
+                    Declaration.DEAD_PAIR,
+                    ranks=RANK_PLURALS[rank_of(a.cards[0])],
+                    action=action_words(a, now.symbols),
+                )
+            )
+            + "."
+        )
+        facts.append(
+            f"{now.names[a.player]} declared {_declared(a, now.symbols)}. {said}"
+            if a in theirs
+            else said
+        )
     if not facts:
         return None
     facts.append(now.under("hand_plays", now.deal.ruleset.hand_plays))
@@ -195,27 +257,38 @@ def _dead_pair(now: _Now) -> Seen | None:
 
 def _lie_down(now: _Now) -> Seen | None:
     """Lying down: the learner's only move, or another player just lay down."""
-    facts = [f"{now.names[a.player]} lay down: {pretty_cards(a.cards, now.symbols)} are on the "
-             "table now." for a in now.recent if a.kind == "lie_down"]
+    facts = [
+        f"{now.names[a.player]} lay down: {pretty_cards(a.cards, now.symbols)} are on the "
+        "table now."
+        for a in now.recent
+        if a.kind == "lie_down"
+    ]
     if now.turn and all(a.kind == "lie_down" for a in now.turn):
         facts.append("Your only move now: lie down.")
         for ld in now.deal.lie_down_oversights(now.seat):
             if ld.claimable:
-                facts.append(f"Your {RANK_PLURALS[ld.rank]} would be claimable once down: "
-                             f"{value_words('oversights', (ld.kind,))}.")
+                facts.append(
+                    f"Your {RANK_PLURALS[ld.rank]} would be claimable once down: "
+                    f"{value_words('oversights', (ld.kind,))}."
+                )
     return Seen("lie-down", tuple(facts)) if facts else None
 
 
 def _claim(now: _Now) -> Seen | None:
     """An oversight another player made that the learner may claim."""
-    claims = [] if now.over else [o for o in now.deal.open_oversights()
-                                  if now.seat in now.deal.claimants(o)]
+    claims = (
+        []
+        if now.over
+        else [o for o in now.deal.open_oversights() if now.seat in now.deal.claimants(o)]
+    )
     if not claims:
         return None
-    facts = [_capital(rule_words("oversights", o.kind, who=now.names[o.offender])) + "."
-             for o in claims]
-    facts.append("A claim is typed as claim and the cards (or the rank), or the space bar "
-                 "then the cards.")
+    facts = [
+        _capital(rule_words("oversights", o.kind, who=now.names[o.offender])) + "." for o in claims
+    ]
+    facts.append(
+        "A claim is typed as claim and the cards (or the rank), or the space bar then the cards."
+    )
     return Seen("claim", tuple(facts))
 
 
@@ -227,8 +300,10 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     if res.last_in is not None:
         who = _name(names, seat, res.last_in)
         facts.append(f"{_capital(who)} {'were' if who == 'you' else 'was'} last in.")
-    facts.append(f"Under {_title(rs)}, {value_words('last_in_plays_on', rs.last_in_plays_on)}; "
-                 f"{value_words('leftovers_to', rs.leftovers_to)}.")
+    facts.append(
+        f"Under {_title(rs)}, {value_words('last_in_plays_on', rs.last_in_plays_on)}; "
+        f"{value_words('leftovers_to', rs.leftovers_to)}."
+    )
     if pc.last_in_bonus and rs.bonus_to:
         facts.append(f"Under {_title(rs)}, {value_words('bonus_to', rs.bonus_to)}.")
     end = [Seen("end", tuple(facts))]
@@ -236,8 +311,12 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
     facts = [f"Under {_title(rs)}: {rule}."]
     if rs.has_stakes:
-        working = seat_working(rs.scoring, breakeven=pc.breakeven,      # the scoring's own
-                               for_cards=f"{row.for_cards:+d}", pot_share=row.pot_share)
+        working = seat_working(
+            rs.scoring,
+            breakeven=pc.breakeven,  # the scoring's own
+            for_cards=f"{row.for_cards:+d}",
+            pot_share=row.pot_share,
+        )
         facts.append(f"You won {row.won} cards: {working}; your net {row.net:+d}.")
     else:
         working = seat_working(rs.scoring, won=row.won, points=row.points)
@@ -248,8 +327,12 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
 
 def _declared(a: Action, symbols: bool) -> str:
     """What a declaration laid down, in the play screen's words."""
-    what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-            "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[a.kind]
+    what = {
+        "declare_prial": "a pair of a prial",
+        "declare_mournival": "a mournival",
+        "declare_dead_pair": "a dead pair",
+        "declare_pair": "a pair",
+    }[a.kind]
     return f"{what}: {pretty_cards(a.cards, symbols)}"
 
 

@@ -31,12 +31,20 @@ def skill_path() -> Path:
 
 def skill_command(opponents: list[str], deals: int, seed: int, samples: int) -> str:
     """The command that makes the figures of a skill block."""
-    return (f"laugh simulate --skill --opponents {','.join(opponents)} --deals {deals} "
-            f"--seed {seed} --samples {samples} --json > lessons/{SKILL_FILE.as_posix()}")
+    return (
+        f"laugh simulate --skill --opponents {','.join(opponents)} --deals {deals} "
+        f"--seed {seed} --samples {samples} --json > lessons/{SKILL_FILE.as_posix()}"
+    )
 
 
-def skill_figures(opponents: list[str], deals: int, seed: int, samples: int,
-                  rulesets: list[str] | None = None, path: Path | None = None) -> dict:
+def skill_figures(
+    opponents: list[str],
+    deals: int,
+    seed: int,
+    samples: int,
+    rulesets: list[str] | None = None,
+    path: Path | None = None,
+) -> dict:
     """The figures a skill block asks for, read from ``path`` (default :func:`skill_path`):
     the file's object (:func:`tutor.engine.simulate.skill_json`) with ``rows`` kept to
     ``rulesets`` (default every ruleset in the file) and ``opponents``, in that order.
@@ -58,16 +66,19 @@ def skill_figures(opponents: list[str], deals: int, seed: int, samples: int,
     got = {k: raw.get(k) for k in asked}
     if got != asked or not set(opponents) <= set(raw.get("opponents") or []):
         have = ", ".join(f"{k} {v}" for k, v in got.items())
-        raise DataError(f"{path.name}: the figures are for {have}, opponents "
-                        f"{','.join(raw.get('opponents') or [])}; {make}")
+        raise DataError(
+            f"{path.name}: the figures are for {have}, opponents "
+            f"{','.join(raw.get('opponents') or [])}; {make}"
+        )
     rows = [r for r in raw.get("rows", []) if isinstance(r, dict)]
     if rulesets is None:
         rulesets = list(dict.fromkeys(str(r.get("ruleset")) for r in rows))
     out = []
     for rid in rulesets:
         for opp in opponents:
-            row = next((r for r in rows if r.get("ruleset") == rid and r.get("opponent") == opp),
-                       None)
+            row = next(
+                (r for r in rows if r.get("ruleset") == rid and r.get("opponent") == opp), None
+            )
             if row is None:
                 raise DataError(f"{path.name}: no figures for {rid} against {opp}; {make}")
             out.append(row)

@@ -35,6 +35,7 @@ def quote_markup(text: str) -> Markup:
     """A quotation's stored text as HTML: its own bold, emphasis (and cited titles) and code as
     ``<strong>``, ``<em>`` and ``<code>``; its words escaped; no other markup from the source."""
     from tutor.puzzles.quoted import quote_spans
+
     out = []
     for span in quote_spans(text):
         piece = str(escape(span.text))
@@ -54,7 +55,7 @@ def code_spans(text: str) -> list[tuple[str, bool]]:
     pos = 0
     for m in _CODE_SPAN.finditer(text):
         if m.start() > pos:
-            out.append((text[pos:m.start()], False))
+            out.append((text[pos : m.start()], False))
         out.append((m.group(2).strip() or m.group(2), True))
         pos = m.end()
     if pos < len(text):
@@ -65,8 +66,11 @@ def code_spans(text: str) -> list[tuple[str, bool]]:
 def inline_markup(text: str) -> Markup:
     """Puzzle text (a question, an answer, an explanation line) as HTML: its code spans as
     ``<code>``, everything else escaped."""
-    return Markup("".join(f"<code>{escape(w)}</code>" if code else str(escape(w))
-                          for w, code in code_spans(text)))
+    return Markup(
+        "".join(
+            f"<code>{escape(w)}</code>" if code else str(escape(w)) for w, code in code_spans(text)
+        )
+    )
 
 
 def paragraphs_markup(text: str) -> Markup:
@@ -104,12 +108,19 @@ def environment():
     ``quote`` (:func:`quote_markup`), ``inline`` (:func:`inline_markup`), ``paragraphs``
     (:func:`paragraphs_markup`) and ``percent`` (a share 0..1 as a whole percentage)."""
     import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("tutor.teaching", "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-        lstrip_blocks=True, keep_trailing_newline=True, finalize=shown)
-    env.filters.update(quote=quote_markup, inline=inline_markup, paragraphs=paragraphs_markup,
-                       percent=_percent)
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=shown,
+    )
+    env.filters.update(
+        quote=quote_markup, inline=inline_markup, paragraphs=paragraphs_markup, percent=_percent
+    )
     return env
 
 

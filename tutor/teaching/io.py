@@ -139,23 +139,37 @@ class LearnerIO(Protocol):
         ``cards``) are offered as completions on a terminal."""
         ...
 
-    def ask_checked(self, prompt: str, check: Callable[[str], str | None],
-                    words: Sequence[str] = (), cards: bool = False,
-                    refuse: Callable[[str], None] | None = None) -> str:
+    def ask_checked(
+        self,
+        prompt: str,
+        check: Callable[[str], str | None],
+        words: Sequence[str] = (),
+        cards: bool = False,
+        refuse: Callable[[str], None] | None = None,
+    ) -> str:
         """Ask until ``check(text)`` (an error message, or None for an acceptable answer)
         accepts the stripped answer; return it.  A refusal is said whole by ``refuse`` (default:
         in yellow) and the question asked again on an empty line."""
         ...
 
-    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None,
-             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
-             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+    def read(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        words: Sequence[str] = (),
+        *,
+        label: str | None = None,
+        deadline: float | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        events: Sequence[Event] = (),
+        keys: Mapping[str, str] | None = None,
+        extend_while_typing: bool = False,
+        erase: bool = False,
+    ) -> Reply | None:
         """Ask ``prompt`` (card codes and ``words`` completed), perhaps timed: the
         :class:`Reply`, or None when ``timeout`` seconds pass first or an event closes the
         prompt.  With ``label`` a terminal shows a countdown to ``deadline`` (default
         ``timeout`` from now) whose bar is ``total`` seconds long, and ``progress`` ``(k, n)``
         for item k of n.  See the module docstring for ``events`` and ``keys``."""
         ...
-

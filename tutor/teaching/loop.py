@@ -51,9 +51,24 @@ from tutor.teaching.words import (
     said,
 )
 
-__all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
-           "GO_ON", "Outcome", "Question", "PuzzleQuestion", "Record", "ask", "go_on",
-           "is_quit", "yes_no", "nudge_text", "rating_change_text"]
+__all__ = [
+    "QUIT_WORDS",
+    "MENU_QUIT_WORDS",
+    "HINT_WORDS",
+    "SHOW_WORDS",
+    "HELP_WORDS",
+    "GO_ON",
+    "Outcome",
+    "Question",
+    "PuzzleQuestion",
+    "Record",
+    "ask",
+    "go_on",
+    "is_quit",
+    "yes_no",
+    "nudge_text",
+    "rating_change_text",
+]
 
 #: Per terminal (the I/O seam), the quotations shown in full after a puzzle in this sitting:
 #: the next puzzle citing one names it in a line (a set of legal-play puzzles does not stop at a
@@ -64,9 +79,11 @@ _QUOTED: weakref.WeakKeyDictionary[LearnerIO, set[str]] = weakref.WeakKeyDiction
 _RATING_SAID: weakref.WeakSet[LearnerIO] = weakref.WeakSet()
 
 #: What the rating line's figures mean, said under the first one of a session.
-RATING_NOTE = ("Your rating moves with each first try at a puzzle outside the lessons (a ? while "
-               "it is still provisional); \"these puzzles\" is the rating of the puzzles of this "
-               "kind and difficulty, which moves the other way.")
+RATING_NOTE = (
+    "Your rating moves with each first try at a puzzle outside the lessons (a ? while "
+    'it is still provisional); "these puzzles" is the rating of the puzzles of this '
+    "kind and difficulty, which moves the other way."
+)
 
 #: The pause after an explanation on a terminal.
 GO_ON = "Enter to go on> "
@@ -153,11 +170,21 @@ class Question:
         """Say how the question went, once it is over (``outcome``: see :class:`Outcome`)."""
 
 
-def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None = None,
-        label: str | None = None, total: float | None = None,
-        progress: tuple[int, int] | None = None, timeout_is_miss: bool = True,
-        lesson: str | None = None, slot: str | None = None, retry: bool = False,
-        pause: bool = False) -> Outcome:
+def ask(
+    io: LearnerIO,
+    question: Question,
+    *,
+    store=None,
+    timeout: float | None = None,
+    label: str | None = None,
+    total: float | None = None,
+    progress: tuple[int, int] | None = None,
+    timeout_is_miss: bool = True,
+    lesson: str | None = None,
+    slot: str | None = None,
+    retry: bool = False,
+    pause: bool = False,
+) -> Outcome:
     """Pose ``question`` to the learner at ``io`` until it is over (see the module docstring);
     its :class:`Outcome`.
 
@@ -176,9 +203,23 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
     """
     question.pose(io)
     out = Outcome(timeout=timeout)
-    words = list(dict.fromkeys([*question.words, *(w for w, on in (
-        ("hint", question.hints), ("show", question.can_show), ("help", True), ("quit", True))
-        if on)]))
+    words = list(
+        dict.fromkeys(
+            [
+                *question.words,
+                *(
+                    w
+                    for w, on in (
+                        ("hint", question.hints),
+                        ("show", question.can_show),
+                        ("help", True),
+                        ("quit", True),
+                    )
+                    if on
+                ),
+            ]
+        )
+    )
     attempt = 1
     started = io.clock.now()
     deadline = None if timeout is None else started + timeout
@@ -188,10 +229,20 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
             return
         r = question.record
         timed = None if seconds is None or io.clock.piped else seconds
-        change = store.record_answer(r.id, r.kind, list(r.themes), correct, timed,
-                                     hints=out.hints, lesson=lesson, ruleset=r.ruleset,
-                                     retry=retry or attempt > 1, slot=slot,
-                                     difficulty=r.difficulty, revealed=revealed)
+        change = store.record_answer(
+            r.id,
+            r.kind,
+            list(r.themes),
+            correct,
+            timed,
+            hints=out.hints,
+            lesson=lesson,
+            ruleset=r.ruleset,
+            retry=retry or attempt > 1,
+            slot=slot,
+            difficulty=r.difficulty,
+            revealed=revealed,
+        )
         if attempt == 1:
             out.change = change
 
@@ -200,10 +251,16 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
             left = None if deadline is None else deadline - io.clock.now()
             reply = None
             if left is None or left > 0:
-                reply = io.read(question.prompt, left, words, label=label,
-                                deadline=deadline if label else None,
-                                total=total or timeout, progress=progress)
-            if reply is None:                   # the time ran out (or a prompt closed)
+                reply = io.read(
+                    question.prompt,
+                    left,
+                    words,
+                    label=label,
+                    deadline=deadline if label else None,
+                    total=total or timeout,
+                    progress=progress,
+                )
+            if reply is None:  # the time ran out (or a prompt closed)
                 out.timed_out = True
                 out.correct = False
                 out.grade = None
@@ -229,13 +286,12 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
                 break
             if not text.strip():
                 if question.blank is None:
-                    io.say(f"{question.answer_help} (or {_loop_words(question)}).",
-                           style="yellow")
+                    io.say(f"{question.answer_help} (or {_loop_words(question)}).", style="yellow")
                     continue
                 text = question.blank
             try:
                 grade = question.grade(text, attempt)
-            except NotationError as exc:        # read, never graded
+            except NotationError as exc:  # read, never graded
                 io.show(code_text(str(exc), style="yellow"))
                 continue
             seconds = reply.at - started
@@ -252,7 +308,7 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
             started = io.clock.now()
             deadline = None if timeout is None else started + timeout
     except EOFError:
-        if out.tries:                   # tried, and input ended: the answer is not left unseen
+        if out.tries:  # tried, and input ended: the answer is not left unseen
             out.ended = True
             question.explain(io, out)
         raise
@@ -302,9 +358,14 @@ def go_on(io: LearnerIO, prompt: str = GO_ON) -> bool:
 def yes_no(io: LearnerIO, prompt: str) -> bool:
     """Ask yes or no (y, n; a quit word is no).  Enter alone answers nothing and is asked
     again: a learner paging on with Enter never says yes by it."""
+
     def check(text: str) -> str | None:
-        return None if said(text) in ("y", "yes", "n", "no") or is_quit(text, menu=True) \
+        return (
+            None
+            if said(text) in ("y", "yes", "n", "no") or is_quit(text, menu=True)
             else "Type yes or no."
+        )
+
     return said(io.ask_checked(prompt, check, words=["yes", "no"])) in ("y", "yes")
 
 
@@ -314,8 +375,14 @@ def nudge_text(grade: Grade, question: Question | None = None, symbols: bool = T
     t = Text()
     t.append("✗ " if symbols else "x ", style="bold yellow")
     t.append(grade.retry or "Not yet.", style="yellow")
-    words = [w for w, on in (("hint", question is None or question.hints),
-                             ("show", question is None or question.can_show)) if on]
+    words = [
+        w
+        for w, on in (
+            ("hint", question is None or question.hints),
+            ("show", question is None or question.can_show),
+        )
+        if on
+    ]
     t.append(" One more try" + (f" (or {', '.join(words)})." if words else "."), style="dim")
     return t
 
@@ -326,10 +393,16 @@ def rating_change_text(change, symbols: bool = True) -> Text:
     arrow = "→" if symbols else "->"
     (was, now), (_, band_was, band_now) = change.learner, change.band
     t = Text("Rating ", style="bold")
-    t.append(f"{shown_rating(was.rating, was.rd)} {arrow} {shown_rating(now.rating, now.rd)} "
-             f"({now.rating - was.rating:+.0f})", style="bold cyan")
-    t.append(f"; these puzzles {shown_rating(band_was.rating, band_was.rd)} {arrow} "
-             f"{shown_rating(band_now.rating, band_now.rd)}", style="dim")
+    t.append(
+        f"{shown_rating(was.rating, was.rd)} {arrow} {shown_rating(now.rating, now.rd)} "
+        f"({now.rating - was.rating:+.0f})",
+        style="bold cyan",
+    )
+    t.append(
+        f"; these puzzles {shown_rating(band_was.rating, band_was.rd)} {arrow} "
+        f"{shown_rating(band_now.rating, band_now.rd)}",
+        style="dim",
+    )
     return t
 
 
@@ -339,8 +412,13 @@ class PuzzleQuestion(Question):
     and then the verdict, the answer, the explanation and its quotations (a screenful at a time
     on a terminal), and the ratings the first try moved.  ``prompt`` is the answer prompt."""
 
-    def __init__(self, puzzle, heading: str | None = None, prompt: str = "answer> ",
-                 taught: str | None = None):
+    def __init__(
+        self,
+        puzzle,
+        heading: str | None = None,
+        prompt: str = "answer> ",
+        taught: str | None = None,
+    ):
         self.puzzle = puzzle
         self.taught = taught
         self.heading = heading
@@ -349,8 +427,9 @@ class PuzzleQuestion(Question):
         self.tries = TRIES
         self.hints = len(puzzle.hints)
         self.can_show = True
-        self.record = Record(puzzle.id, puzzle.kind, tuple(puzzle.themes), puzzle.ruleset,
-                             puzzle.difficulty)
+        self.record = Record(
+            puzzle.id, puzzle.kind, tuple(puzzle.themes), puzzle.ruleset, puzzle.difficulty
+        )
 
     def pose(self, io: LearnerIO) -> None:
         if self.heading:
@@ -366,10 +445,16 @@ class PuzzleQuestion(Question):
 
     def explain(self, io: LearnerIO, outcome: Outcome) -> None:
         if outcome.shown:
-            io.say(f"{'✗' if io.symbols else 'x'} Shown, and counted as not right.",
-                   style="bold red")
-        shown = render_explanation(self.puzzle, outcome.grade, symbols=io.symbols,
-                                   quoted=_QUOTED.setdefault(io, set()), taught=self.taught)
+            io.say(
+                f"{'✗' if io.symbols else 'x'} Shown, and counted as not right.", style="bold red"
+            )
+        shown = render_explanation(
+            self.puzzle,
+            outcome.grade,
+            symbols=io.symbols,
+            quoted=_QUOTED.setdefault(io, set()),
+            taught=self.taught,
+        )
         if outcome.ended:
             io.show(shown)
         else:

@@ -20,8 +20,7 @@ from markupsafe import Markup, escape
 from tutor.engine.cards import parse_cards, pretty_cards
 from tutor.engine.errors import NotationError
 
-__all__ = ["as_cards", "cards_in_text", "md_code", "md_escape", "prose_html",
-           "prose_markdown"]
+__all__ = ["as_cards", "cards_in_text", "md_code", "md_escape", "prose_html", "prose_markdown"]
 
 _CARD_CODE = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
 
@@ -46,13 +45,13 @@ def cards_in_text(text: str, symbols: bool = True) -> str:
     """Plain text (a figure's caption) with each card code written as the figures write cards:
     ``3C 8D join the table`` -> ``3♣ 8♦ join the table`` (``3C 8D`` without ``symbols``, as
     the figures then write them)."""
-    return _CODE_WORD.sub(lambda m: pretty_cards([parse_cards([m.group(0)])[0]], symbols),
-                          text)
+    return _CODE_WORD.sub(lambda m: pretty_cards([parse_cards([m.group(0)])[0]], symbols), text)
 
 
 @lru_cache(maxsize=1)
 def _parser():
     from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
@@ -70,9 +69,10 @@ def prose_html(text: str, symbols: bool = True) -> Markup:
                 if child.type == "code_inline":
                     cards = as_cards(child.content)
                     if cards is not None:
-                        child.type = "html_inline"         # our own escaped markup
-                        child.content = (f'<span class="cards">'
-                                         f"{escape(pretty_cards(cards, symbols))}</span>")
+                        child.type = "html_inline"  # our own escaped markup
+                        child.content = (
+                            f'<span class="cards">{escape(pretty_cards(cards, symbols))}</span>'
+                        )
     return Markup(md.renderer.render(tokens, md.options, {}))
 
 
@@ -82,8 +82,10 @@ def prose_html(text: str, symbols: bool = True) -> Markup:
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What makes a block at the start of a line: a heading, a quotation, a list item, a setext
 #: underline (group 1: the digits of an ordered item, group 2: the mark to backslash).
-_MD_LINE_START = re.compile(r"^(?:()(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|[=-](?=[=-]*\s*$))"
-                            r"|(\d{1,9})([.)])(?=\s|$))")
+_MD_LINE_START = re.compile(
+    r"^(?:()(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|[=-](?=[=-]*\s*$))"
+    r"|(\d{1,9})([.)])(?=\s|$))"
+)
 _ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
 
 
@@ -99,15 +101,19 @@ def md_escape(text: str, start: bool = True) -> str:
     strikethrough) read the result as exactly ``text``, its spaces collapsed."""
     text = " ".join(text.split())
     tildes = text.count("~") > 1
-    brackets = re.search(r"\][(\[:]", text) is not None       # a link or a reference
-    closing = re.search(r"(?:^|\s)(#+)$", text)                # a heading's closing #s
+    brackets = re.search(r"\][(\[:]", text) is not None  # a link or a reference
+    closing = re.search(r"(?:^|\s)(#+)$", text)  # a heading's closing #s
     out = []
     n = len(text)
     for i, ch in enumerate(text):
         before = text[i - 1] if i else ""
         after = text[i + 1] if i + 1 < n else ""
-        if ch in "`|" or (ch == "~" and tildes) or (ch == "[" and brackets) or \
-                (closing is not None and i == closing.start(1)):
+        if (
+            ch in "`|"
+            or (ch == "~" and tildes)
+            or (ch == "[" and brackets)
+            or (closing is not None and i == closing.start(1))
+        ):
             ch = "\\" + ch
         elif ch == "\\":
             if not after or after in _ASCII_PUNCT:
@@ -146,6 +152,7 @@ def prose_markdown(text: str, symbols: bool = True) -> str:
     level down, lists, quotations, tables, emphasis and code kept; cards in code shown as
     cards; a link as its words and its address in brackets."""
     from markdown_it.tree import SyntaxTreeNode
+
     tree = SyntaxTreeNode(_parser().parse(text))
     return "\n".join(_md_blocks(tree.children, symbols)).strip("\n") + "\n"
 
@@ -174,8 +181,10 @@ def _md_block(node, symbols: bool) -> list[str]:
             while body and not body[-1]:
                 body.pop()
             body = [line for line in body if line] if _tight(item) else body
-            lines += [(mark if j == 0 else " " * len(mark)) + line if line else ""
-                      for j, line in enumerate(body)]
+            lines += [
+                (mark if j == 0 else " " * len(mark)) + line if line else ""
+                for j, line in enumerate(body)
+            ]
         return lines
     if t == "blockquote":
         body = _md_blocks(node.children, symbols)
@@ -193,8 +202,12 @@ def _md_block(node, symbols: bool) -> list[str]:
         rows = []
         for part in node.children:
             for row in part.children:
-                rows.append([" ".join(_md_inline_lines(cell, symbols, start=False))
-                             for cell in row.children])
+                rows.append(
+                    [
+                        " ".join(_md_inline_lines(cell, symbols, start=False))
+                        for cell in row.children
+                    ]
+                )
         if not rows:
             return []
         out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
@@ -227,8 +240,7 @@ def _md_inline(nodes, lines: list[str], symbols: bool, start: bool = True) -> No
             words = n.content
             lead = " " if words[:1].isspace() else ""
             trail = " " if words[-1:].isspace() else ""
-            lines[-1] += lead + md_escape(words, at_start) + trail \
-                if words.strip() else words
+            lines[-1] += lead + md_escape(words, at_start) + trail if words.strip() else words
         elif t == "softbreak":
             lines[-1] += " "
         elif t == "hardbreak":
@@ -241,8 +253,11 @@ def _md_inline(nodes, lines: list[str], symbols: bool, start: bool = True) -> No
             lines[-1] += mark + " ".join(x.strip() for x in inner) + mark
         elif t == "code_inline":
             cards = as_cards(n.content)
-            lines[-1] += md_escape(pretty_cards(cards, symbols), at_start) if cards is not None \
+            lines[-1] += (
+                md_escape(pretty_cards(cards, symbols), at_start)
+                if cards is not None
                 else md_code(n.content)
+            )
         elif t == "link":
             inner = [""]
             _md_inline(n.children, inner, symbols, start=at_start)

@@ -26,10 +26,29 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["Rating", "NEW_LEARNER", "TAU", "update", "play", "puzzle_subject", "theme_subject",
-           "kind_subject", "OVERALL", "initial_puzzle_rating", "stars_for", "choose_difficulty",
-           "BAND_WIDTH", "glicko2", "counts", "rate", "default_rating", "band_of", "PROVISIONAL_RD",
-           "PROVISIONAL_NOTE", "shown_rating"]
+__all__ = [
+    "Rating",
+    "NEW_LEARNER",
+    "TAU",
+    "update",
+    "play",
+    "puzzle_subject",
+    "theme_subject",
+    "kind_subject",
+    "OVERALL",
+    "initial_puzzle_rating",
+    "stars_for",
+    "choose_difficulty",
+    "BAND_WIDTH",
+    "glicko2",
+    "counts",
+    "rate",
+    "default_rating",
+    "band_of",
+    "PROVISIONAL_RD",
+    "PROVISIONAL_NOTE",
+    "shown_rating",
+]
 
 #: The subject of the learner's overall rating in the store.
 OVERALL = "learner"
@@ -60,9 +79,11 @@ NEW_LEARNER = Rating(1500.0, 350.0, 0.06)
 #: statistics say so once (:data:`PROVISIONAL_NOTE`); every rating shown (screens, the class
 #: report) goes through :func:`shown_rating`.
 PROVISIONAL_RD = 110.0
-PROVISIONAL_NOTE = (f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
-                    "so each answer still moves it a long way; it settles as answers come in "
-                    "(about ten), as on lichess.")
+PROVISIONAL_NOTE = (
+    f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
+    "so each answer still moves it a long way; it settles as answers come in "
+    "(about ten), as on lichess."
+)
 
 
 def shown_rating(rating: float, rd: float) -> str:
@@ -88,29 +109,28 @@ def glicko2(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = 
     ValueError for a score other than 0, 0.5 or 1."""
     if any(score not in (0.0, 0.5, 1.0) for _, score in games):
         raise ValueError("a Glicko-2 score is 0, 0.5 or 1")
-    mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.vol   # step 2
+    mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.vol  # step 2
     if not games:
-        return Rating(player.rating, SCALE * math.sqrt(phi ** 2 + sigma ** 2), sigma)
+        return Rating(player.rating, SCALE * math.sqrt(phi**2 + sigma**2), sigma)
 
     def g(phi_j: float) -> float:
-        return 1 / math.sqrt(1 + 3 * phi_j ** 2 / math.pi ** 2)
+        return 1 / math.sqrt(1 + 3 * phi_j**2 / math.pi**2)
 
     def expected(mu_j: float, phi_j: float) -> float:
         return 1 / (1 + math.exp(-g(phi_j) * (mu - mu_j)))
 
     opponents = [((o.rating - 1500) / SCALE, o.rd / SCALE, score) for o, score in games]
     v = sum(g(p) ** 2 * expected(m, p) * (1 - expected(m, p)) for m, p, _ in opponents) ** -1
-    delta = v * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)          # steps 3-4
-    a = math.log(sigma ** 2)                                                      # step 5
+    delta = v * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)  # steps 3-4
+    a = math.log(sigma**2)  # step 5
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) \
-            - (x - a) / tau ** 2
+        return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
 
     big_a = a
-    if delta ** 2 > phi ** 2 + v:
-        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    if delta**2 > phi**2 + v:
+        big_b = math.log(delta**2 - phi**2 - v)
     else:
         k = 1
         while f(a - k * tau) < 0:
@@ -126,10 +146,10 @@ def glicko2(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = 
             f_a /= 2
         big_b, f_b = big_c, f_c
     sigma = math.exp(big_a / 2)
-    phi_star = math.sqrt(phi ** 2 + sigma ** 2)                                   # step 6
-    phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)                                # step 7
-    mu += phi ** 2 * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)
-    return Rating(SCALE * mu + 1500, SCALE * phi, sigma)                          # step 8
+    phi_star = math.sqrt(phi**2 + sigma**2)  # step 6
+    phi = 1 / math.sqrt(1 / phi_star**2 + 1 / v)  # step 7
+    mu += phi**2 * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)
+    return Rating(SCALE * mu + 1500, SCALE * phi, sigma)  # step 8
 
 
 def update(player: Rating, opponent: Rating, score: float) -> Rating:
@@ -143,8 +163,10 @@ def update(player: Rating, opponent: Rating, score: float) -> Rating:
 def play(learner: Rating, puzzle: Rating, correct: bool) -> tuple[Rating, Rating]:
     """Both ratings after the learner's first try at a puzzle: the learner wins when
     ``correct``, the puzzle wins otherwise."""
-    return (update(learner, puzzle, 1.0 if correct else 0.0),
-            update(puzzle, learner, 0.0 if correct else 1.0))
+    return (
+        update(learner, puzzle, 1.0 if correct else 0.0),
+        update(puzzle, learner, 0.0 if correct else 1.0),
+    )
 
 
 def puzzle_subject(kind: str, difficulty: int) -> str:
@@ -178,14 +200,28 @@ def default_rating(subject: str) -> Rating:
     return initial_puzzle_rating(band[1]) if band else NEW_LEARNER
 
 
-def counts(first_try: bool, *, retry: bool = False, revealed: bool = False, hints: int = 0,
-           difficulty: int | None = None, lesson: str | None = None) -> bool:
+def counts(
+    first_try: bool,
+    *,
+    retry: bool = False,
+    revealed: bool = False,
+    hints: int = 0,
+    difficulty: int | None = None,
+    lesson: str | None = None,
+) -> bool:
     """Whether an answer moves ratings: a ``first_try`` at the puzzle (no earlier answer to the
     same puzzle id), not a ``retry``, not ``revealed``, given without ``hints``, with a known
     ``difficulty`` band (1-5), outside a lesson (``lesson`` None: a lesson's or the track's
     puzzles teach, and are not rated, as lichess rates neither its lessons nor its practice)."""
-    return (first_try and not retry and not revealed and not hints and not lesson
-            and isinstance(difficulty, int) and 1 <= difficulty <= 5)
+    return (
+        first_try
+        and not retry
+        and not revealed
+        and not hints
+        and not lesson
+        and isinstance(difficulty, int)
+        and 1 <= difficulty <= 5
+    )
 
 
 def rate(current, kind: str, difficulty: int, themes, correct: bool) -> dict[str, Rating]:

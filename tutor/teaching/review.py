@@ -39,21 +39,36 @@ from tutor.engine.errors import LaughError
 from tutor.puzzles.themes import label as theme_label
 from tutor.teaching.progress import ProgressStore
 
-__all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
-           "weak_skills", "render_weak_skills"]
+__all__ = [
+    "ReviewBook",
+    "SkillState",
+    "SCHEMA",
+    "SLOW_SECONDS",
+    "rating_for",
+    "skills_of",
+    "weak_skills",
+    "render_weak_skills",
+]
 
 SCHEMA = 1
 
 #: Seconds after which a right answer counts as ``Hard``, by kind (default for others).
-SLOW_SECONDS = {"spot-oversight": 12.0, "count": 20.0, "settlement": 25.0, "capture-now": 25.0,
-                "dead-pair": 20.0, "capture-choice": 30.0, "declaration": 30.0}
+SLOW_SECONDS = {
+    "spot-oversight": 12.0,
+    "count": 20.0,
+    "settlement": 25.0,
+    "capture-now": 25.0,
+    "dead-pair": 20.0,
+    "capture-choice": 30.0,
+    "declaration": 30.0,
+}
 DEFAULT_SLOW = 40.0
 
 _SCHEMA_V1 = (
     "CREATE TABLE IF NOT EXISTS review_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS review_cards ("
-    " skill TEXT PRIMARY KEY,"          # kind:<kind> or theme:<theme>
-    " card TEXT NOT NULL,"              # py-fsrs Card.to_json()
+    " skill TEXT PRIMARY KEY,"  # kind:<kind> or theme:<theme>
+    " card TEXT NOT NULL,"  # py-fsrs Card.to_json()
     " reviews INTEGER NOT NULL DEFAULT 0,"
     " lapses INTEGER NOT NULL DEFAULT 0,"
     " right INTEGER NOT NULL DEFAULT 0,"
@@ -67,6 +82,7 @@ def rating_for(correct: bool, seconds: float | None, kind: str = "", hints: int 
     not timed) rates a right answer by its hints alone: ``Good``, or ``Hard`` with a hint."""
     # py-fsrs takes some 50 ms to import: only when a schedule is worked out (start-up time)
     from fsrs import Rating
+
     if not correct:
         return Rating.Again
     slow = SLOW_SECONDS.get(kind, DEFAULT_SLOW)
@@ -125,6 +141,7 @@ class ReviewBook:
 
     def __init__(self, store, scheduler=None):
         from fsrs import Scheduler  # lazily, as in rating_for()
+
         self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.scheduler = scheduler or Scheduler(enable_fuzzing=False)
@@ -142,8 +159,9 @@ class ReviewBook:
     def _version(self) -> int:
         """The review tables' schema version: 0 when there are none, -1 when ``review_meta``
         is damaged."""
-        exists = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                                   "name = 'review_meta'").fetchone()
+        exists = self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'review_meta'"
+        ).fetchone()
         if not exists:
             return 0
         try:
@@ -155,9 +173,11 @@ class ReviewBook:
     def _migrate(self) -> None:
         version = self._version()
         if version > SCHEMA:
-            raise LaughError(f"the review tables in {self.store.path} were written by a newer "
-                             f"version of the program (schema {version}, this one knows "
-                             f"{SCHEMA}); update the program")
+            raise LaughError(
+                f"the review tables in {self.store.path} were written by a newer "
+                f"version of the program (schema {version}, this one knows "
+                f"{SCHEMA}); update the program"
+            )
         if version <= 0 or (version == SCHEMA and not self._intact()):
             # The review tables only cache what the answers say: rebuilt from them, nothing
             # is lost.  (Without review_meta, a review_cards left behind is of unknown shape.)
@@ -176,9 +196,11 @@ class ReviewBook:
             try:
                 for statement in _MIGRATIONS[version]:
                     self.conn.execute(statement)
-                self.conn.execute("INSERT INTO review_meta (key, value) VALUES ('schema', ?) "
-                                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                                  (str(version + 1),))
+                self.conn.execute(
+                    "INSERT INTO review_meta (key, value) VALUES ('schema', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (str(version + 1),),
+                )
                 self.conn.execute("COMMIT")
             except BaseException:
                 if self.conn.in_transaction:
@@ -191,31 +213,47 @@ class ReviewBook:
         ``last_answer_id``, and every card one that py-fsrs reads and can review (UTC
         datetimes before the year 3000)."""
         from fsrs import Card, Rating
-        columns = {"review_cards": {"skill", "card", "reviews", "lapses", "right", "updated_at"},
-                   "review_meta": {"key", "value"}}
+
+        columns = {
+            "review_cards": {"skill", "card", "reviews", "lapses", "right", "updated_at"},
+            "review_meta": {"key", "value"},
+        }
         for table, wanted in columns.items():
             have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
             if not wanted <= have:
                 return False
-        last = self.conn.execute("SELECT value FROM review_meta WHERE key = 'last_answer_id'"
-                                 ).fetchone()
+        last = self.conn.execute(
+            "SELECT value FROM review_meta WHERE key = 'last_answer_id'"
+        ).fetchone()
         now = datetime.now(UTC)
         try:
             if last is not None:
                 int(last[0])
             for skill, card_json, reviews, lapses, right in self.conn.execute(
-                    "SELECT skill, card, reviews, lapses, right FROM review_cards"):
+                "SELECT skill, card, reviews, lapses, right FROM review_cards"
+            ):
                 card = Card.from_json(card_json)
                 times = [card.due] + ([card.last_review] if card.last_review else [])
-                if not (isinstance(skill, str) and
-                        all(isinstance(n, int) for n in (reviews, lapses, right)) and
-                        all(t.tzinfo == UTC and t.year < 3000 for t in times)):
+                if not (
+                    isinstance(skill, str)
+                    and all(isinstance(n, int) for n in (reviews, lapses, right))
+                    and all(t.tzinfo == UTC and t.year < 3000 for t in times)
+                ):
                     return False
                 # What sync and skills will do with it must work: a trial review, in memory.
                 self.scheduler.review_card(card, Rating.Good, review_datetime=max(times + [now]))
                 self.retrievability(card, now)
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError,
-                AssertionError, ZeroDivisionError, RecursionError):
+        except (
+            TypeError,
+            ValueError,
+            KeyError,
+            AttributeError,
+            IndexError,
+            OverflowError,
+            AssertionError,
+            ZeroDivisionError,
+            RecursionError,
+        ):
             return False
         return True
 
@@ -246,10 +284,13 @@ class ReviewBook:
 
     def _sync(self) -> int:
         from fsrs import Card, Rating  # lazily, as in rating_for()
+
         last = int(self._meta("last_answer_id") or 0)
         rows = self.conn.execute(
             "SELECT id, at, kind, themes, correct, seconds, hints FROM answers WHERE id > ? "
-            "ORDER BY at, id", (last,)).fetchall()
+            "ORDER BY at, id",
+            (last,),
+        ).fetchall()
         if not rows:
             return 0
         self.conn.execute("BEGIN IMMEDIATE")
@@ -265,13 +306,19 @@ class ReviewBook:
                 for skill in skills_of(kind, theme_list):
                     entry = cache.get(skill)
                     if entry is None:
-                        row = self.conn.execute("SELECT card, reviews, lapses, right FROM "
-                                                "review_cards WHERE skill = ?", (skill,)).fetchone()
+                        row = self.conn.execute(
+                            "SELECT card, reviews, lapses, right FROM review_cards WHERE skill = ?",
+                            (skill,),
+                        ).fetchone()
                         if row:
                             entry = [Card.from_json(row[0]), row[1], row[2], row[3]]
                         else:
-                            entry = [Card(card_id=zlib.crc32(skill.encode()) + 1, due=when),
-                                     0, 0, 0]
+                            entry = [
+                                Card(card_id=zlib.crc32(skill.encode()) + 1, due=when),
+                                0,
+                                0,
+                                0,
+                            ]
                         cache[skill] = entry
                     card = entry[0]
                     review_at = max(when, card.last_review) if card.last_review else when
@@ -288,9 +335,13 @@ class ReviewBook:
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(skill) DO UPDATE SET card = "
                     "excluded.card, reviews = excluded.reviews, lapses = excluded.lapses, "
                     "right = excluded.right, updated_at = excluded.updated_at",
-                    (skill, card.to_json(), reviews, lapses, right, now))
-            self.conn.execute("INSERT INTO review_meta (key, value) VALUES ('last_answer_id', ?) "
-                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(last),))
+                    (skill, card.to_json(), reviews, lapses, right, now),
+                )
+            self.conn.execute(
+                "INSERT INTO review_meta (key, value) VALUES ('last_answer_id', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(last),),
+            )
             self.conn.execute("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
@@ -304,23 +355,39 @@ class ReviewBook:
         """Every skill's schedule, weakest first (after a :meth:`sync`).  ``group`` limits to
         ``kind`` or ``theme`` skills."""
         from fsrs import Card  # lazily, as in rating_for()
+
         self.sync()
         if not self.ready:
             return []
         now = now or datetime.now(UTC)
         out = []
         for skill, card_json, reviews, lapses, right in self.conn.execute(
-                "SELECT skill, card, reviews, lapses, right FROM review_cards"):
+            "SELECT skill, card, reviews, lapses, right FROM review_cards"
+        ):
             g, _, name = skill.partition(":")
             if group is not None and g != group:
                 continue
             card = Card.from_json(card_json)
             r = self.retrievability(card, now)
             r_day = self.retrievability(card, now + timedelta(days=1))
-            out.append(SkillState(skill, name, g, r, card.due, card.stability, card.difficulty,
-                                  reviews, lapses, right, r_day))
-        out.sort(key=lambda s: (round(s.tomorrow, 3), s.due, -(s.difficulty or 0), s.accuracy,
-                                s.skill))
+            out.append(
+                SkillState(
+                    skill,
+                    name,
+                    g,
+                    r,
+                    card.due,
+                    card.stability,
+                    card.difficulty,
+                    reviews,
+                    lapses,
+                    right,
+                    r_day,
+                )
+            )
+        out.sort(
+            key=lambda s: (round(s.tomorrow, 3), s.due, -(s.difficulty or 0), s.accuracy, s.skill)
+        )
         return out
 
     def retrievability(self, card, now: datetime) -> float:
@@ -342,11 +409,13 @@ class ReviewBook:
 def _cannot_write_now(exc: sqlite3.OperationalError) -> bool:
     """The progress file is busy (another program's lock) or cannot grow (a full disk)."""
     return getattr(exc, "sqlite_errorname", "").startswith(
-        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"))
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR")
+    )
 
 
-def weak_skills(store=None, limit: int | None = None, group: str | None = None,
-                now: datetime | None = None) -> list[SkillState]:
+def weak_skills(
+    store=None, limit: int | None = None, group: str | None = None, now: datetime | None = None
+) -> list[SkillState]:
     """The weakest skills (see :meth:`ReviewBook.skills`); ``store`` defaults to the learner's
     progress store."""
     own = store is None
@@ -372,12 +441,19 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
     t.add_column(justify="right", no_wrap=True)
     if width >= 60:
         t.add_column(justify="right", no_wrap=True, style="dim")
-    t.add_row(Text("skill", style="dim"), Text("recall tomorrow", style="dim"),
-              Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
+    t.add_row(
+        Text("skill", style="dim"),
+        Text("recall tomorrow", style="dim"),
+        Text("due", style="dim"),
+        *([Text("right", style="dim")] if width >= 60 else []),
+    )
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
-        row: list[Text | str] = [Text(f"{skill_label(s.name, s.group)} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
-               _when(s.due, now)]
+        row: list[Text | str] = [
+            Text(f"{skill_label(s.name, s.group)} ({s.group})"),
+            Text(f"{100 * s.tomorrow:.0f}%", style=style),
+            _when(s.due, now),
+        ]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")
         t.add_row(*row)
@@ -390,9 +466,10 @@ def skill_label(name: str, group: str) -> str:
     if group == "theme":
         return theme_label(name)
     from tutor.puzzles import definition
+
     try:
         return definition(name).title
-    except LaughError:              # a kind of an older version, or from an import: as it is
+    except LaughError:  # a kind of an older version, or from an import: as it is
         return name
 
 

@@ -14,13 +14,21 @@ from typing import TypedDict
 
 from tutor.engine.match import Game, plan_games
 
-__all__ = ["BlankSheet", "Sheet", "SheetCell", "SheetTable", "blank_sheet", "over_words",
-           "sheet_layout"]
+__all__ = [
+    "BlankSheet",
+    "Sheet",
+    "SheetCell",
+    "SheetTable",
+    "blank_sheet",
+    "over_words",
+    "sheet_layout",
+]
 
 
 class SheetCell(TypedDict):
     """One game's cell of a score sheet: its ``number``, the ``text`` written (a score, in
     brackets for the practice game) and whether it is the ``practice`` game."""
+
     number: int
     text: str
     practice: bool
@@ -29,6 +37,7 @@ class SheetCell(TypedDict):
 class SheetTable(TypedDict):
     """Two rounds side by side: their ``rounds`` numbers, ``rows`` of cells (None: no game
     there) and each round's total (None: nothing played)."""
+
     rounds: list[int]
     rows: list[list[SheetCell | None]]
     totals: list[int | None]
@@ -36,6 +45,7 @@ class SheetTable(TypedDict):
 
 class Sheet(TypedDict):
     """A score sheet as the templates' ``score_sheet`` macro shows it (:func:`sheet_layout`)."""
+
     title: str
     name: str | None
     head: str | None
@@ -48,6 +58,7 @@ class Sheet(TypedDict):
 
 class BlankSheet(Sheet):
     """A blank sheet on a worksheet: a :class:`Sheet` and the ruleset's title."""
+
     ruleset_title: str
 
 
@@ -68,9 +79,13 @@ def _total(games) -> int | None:
     return sum(scores) if played else None
 
 
-def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None = None,
-                 head: str | None = None, livery: str | None = None,
-                 team: int | None = None) -> Sheet:
+def sheet_layout(
+    rounds: list[list[tuple[Game, int | None]]],
+    name: str | None = None,
+    head: str | None = None,
+    livery: str | None = None,
+    team: int | None = None,
+) -> Sheet:
     """The sheet of ``rounds`` (each round's games in order with the player's score, None for a
     game not yet played) as the ``score_sheet`` macro of the templates shows it: ``title``,
     ``name`` (None: a line to write on), ``head``, ``tables`` (two rounds side by side: their
@@ -82,15 +97,20 @@ def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None =
     tables: list[SheetTable] = []
     cumulative: int | None = None
     for b in range(0, len(rounds), 2):
-        pair = rounds[b:b + 2]
+        pair = rounds[b : b + 2]
         rows = []
         for i in range(max(len(games) for games in pair)):
             row: list[SheetCell | None] = []
             for games in pair:
                 if i < len(games):
                     g, score = games[i]
-                    row.append({"number": g.number or i + 1, "text": _cell(g, score),
-                                "practice": g.practice})
+                    row.append(
+                        {
+                            "number": g.number or i + 1,
+                            "text": _cell(g, score),
+                            "practice": g.practice,
+                        }
+                    )
                 else:
                     row.append(None)
             rows.append(row)
@@ -98,13 +118,24 @@ def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None =
         for t in totals:
             if t is not None:
                 cumulative = (cumulative or 0) + t
-        tables.append({"rounds": [b + r + 1 for r in range(len(pair))], "rows": rows,
-                       "totals": totals})
-    title = ("Score sheet (The first game is for practice only and is not scored)" if practice
-             else "Score sheet")
-    return {"title": title, "name": name, "head": head, "tables": tables,
-            "cumulative": cumulative, "over": over_words(len(rounds)), "livery": livery,
-            "team": team}
+        tables.append(
+            {"rounds": [b + r + 1 for r in range(len(pair))], "rows": rows, "totals": totals}
+        )
+    title = (
+        "Score sheet (The first game is for practice only and is not scored)"
+        if practice
+        else "Score sheet"
+    )
+    return {
+        "title": title,
+        "name": name,
+        "head": head,
+        "tables": tables,
+        "cumulative": cumulative,
+        "over": over_words(len(rounds)),
+        "livery": livery,
+        "team": team,
+    }
 
 
 def blank_sheet(ruleset, players: int) -> Sheet:

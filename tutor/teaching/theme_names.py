@@ -24,8 +24,10 @@ __all__ = ["respell_rows", "respell_stored_themes"]
 #: theme (not the space of JSON's ``", "`` between two themes, which every answer of two themes
 #: has).  The rows found are checked in Python; this only keeps a store already in the one
 #: spelling from being decoded at every open (a scan of about 0.4 s at a million answers).
-_MAYBE_OLD = ("SELECT id, themes FROM answers WHERE instr(themes, '_') > 0 "
-              "OR themes <> lower(themes) OR instr(replace(themes, '\", \"', ''), ' ') > 0")
+_MAYBE_OLD = (
+    "SELECT id, themes FROM answers WHERE instr(themes, '_') > 0 "
+    "OR themes <> lower(themes) OR instr(replace(themes, '\", \"', ''), ' ') > 0"
+)
 
 
 def _respelled(conn: sqlite3.Connection) -> list[tuple[str, int]]:
@@ -35,7 +37,7 @@ def _respelled(conn: sqlite3.Connection) -> list[tuple[str, int]]:
         try:
             themes = json.loads(text)
         except (TypeError, ValueError):
-            continue                # the store's own checks refuse a damaged row
+            continue  # the store's own checks refuse a damaged row
         if not isinstance(themes, list) or not all(isinstance(t, str) for t in themes):
             continue
         new = theme_ids(themes)
@@ -54,8 +56,9 @@ def respell_rows(conn: sqlite3.Connection) -> int:
     return len(changed)
 
 
-def respell_stored_themes(conn: sqlite3.Connection,
-                          rebuild_ratings: Callable[[sqlite3.Connection], object]) -> int:
+def respell_stored_themes(
+    conn: sqlite3.Connection, rebuild_ratings: Callable[[sqlite3.Connection], object]
+) -> int:
     """Rewrite every answer's themes in ``conn`` (an open progress store, outside a transaction)
     in the one spelling; when any changed, call ``rebuild_ratings(conn)`` in the same transaction
     and drop the review tables (they are rebuilt from the answers).  Returns how many answers

@@ -44,8 +44,18 @@ from tutor.teaching.progress import Answer, LessonState, ProgressStore, Sighting
 from tutor.teaching.progress import incoming as I
 from tutor.teaching.progress._incoming_models import AnswerIn, LessonIn, Moment, SightingIn, Text
 
-__all__ = ["FORMAT", "PLAY_KINDS", "Export", "ExportFile", "export_data", "write_export", "read_export",
-           "parse_export", "merge_export", "import_file"]
+__all__ = [
+    "FORMAT",
+    "PLAY_KINDS",
+    "Export",
+    "ExportFile",
+    "export_data",
+    "write_export",
+    "read_export",
+    "parse_export",
+    "merge_export",
+    "import_file",
+]
 
 #: The format name of a progress export.
 FORMAT = "laugh-and-lie-down/progress@1"
@@ -75,22 +85,57 @@ def export_data(store: ProgressStore, learner: str | None = None) -> dict:
         "format": FORMAT,
         "exported_at": time.time(),
         "learner": learner,
-        "answers": [{"uid": a.uid, "at": a.at, "puzzle_id": a.puzzle_id, "kind": a.kind,
-                     "themes": list(a.themes), "correct": a.correct, "seconds": a.seconds,
-                     "hints": a.hints, "lesson": a.lesson, "ruleset": a.ruleset,
-                     "retry": a.retry, "difficulty": a.difficulty, "revealed": a.revealed}
-                    for a in store.answers()],
-        "lessons": [{"lesson": s.lesson, "seed": s.seed, "page": s.page, "answered": s.answered,
-                     "started_at": s.started_at, "updated_at": s.updated_at,
-                     "completed_at": s.completed_at, "right": s.right, "total": s.total,
-                     "in_progress": s.in_progress}
-                    for s in store.lesson_states().values()],
+        "answers": [
+            {
+                "uid": a.uid,
+                "at": a.at,
+                "puzzle_id": a.puzzle_id,
+                "kind": a.kind,
+                "themes": list(a.themes),
+                "correct": a.correct,
+                "seconds": a.seconds,
+                "hints": a.hints,
+                "lesson": a.lesson,
+                "ruleset": a.ruleset,
+                "retry": a.retry,
+                "difficulty": a.difficulty,
+                "revealed": a.revealed,
+            }
+            for a in store.answers()
+        ],
+        "lessons": [
+            {
+                "lesson": s.lesson,
+                "seed": s.seed,
+                "page": s.page,
+                "answered": s.answered,
+                "started_at": s.started_at,
+                "updated_at": s.updated_at,
+                "completed_at": s.completed_at,
+                "right": s.right,
+                "total": s.total,
+                "in_progress": s.in_progress,
+            }
+            for s in store.lesson_states().values()
+        ],
         "meta": store.meta_items(),
-        "sightings": [{"uid": s.uid, "at": s.at, "context": s.context, "kind": s.kind,
-                       "outcome": s.outcome, "seconds": s.seconds, "ruleset": s.ruleset,
-                       "source": s.source} for s in store.sightings()],
-        "ratings": {k: {"rating": round(v.rating.rating, 2), "rd": round(v.rating.rd, 2),
-                        "games": v.games} for k, v in store.ratings().items()},
+        "sightings": [
+            {
+                "uid": s.uid,
+                "at": s.at,
+                "context": s.context,
+                "kind": s.kind,
+                "outcome": s.outcome,
+                "seconds": s.seconds,
+                "ruleset": s.ruleset,
+                "source": s.source,
+            }
+            for s in store.sightings()
+        ],
+        "ratings": {
+            k: {"rating": round(v.rating.rating, 2), "rd": round(v.rating.rd, 2), "games": v.games}
+            for k, v in store.ratings().items()
+        },
     }
 
 
@@ -120,7 +165,7 @@ def read_export(path: str | Path) -> Export:
 def _read_text(path: Path) -> str:
     """The one place an export is read from disk (a capped reader can take its place)."""
     try:
-        return jsonfile.decode(jsonfile.read_bytes(path), str(path))     # within the size limit
+        return jsonfile.decode(jsonfile.read_bytes(path), str(path))  # within the size limit
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
@@ -186,13 +231,16 @@ def parse_export(text: str, name: str = "the export") -> Export:
     found = _find_twice(data, "") if twice else None
     if found is not None:
         where, key = found
-        raise DataError(f"{name}: damaged, nothing taken from it ({where} gives the key "
-                        f"{key!r} twice)")
+        raise DataError(
+            f"{name}: damaged, nothing taken from it ({where} gives the key {key!r} twice)"
+        )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise DataError(f"{name}: not a progress export (its format must be {FORMAT!r})")
     if jsonfile.lone_surrogate(data, text):
-        raise DataError(f"{name}: damaged, nothing taken from it (a string that is not text: a "
-                        "lone surrogate escape)")
+        raise DataError(
+            f"{name}: damaged, nothing taken from it (a string that is not text: a "
+            "lone surrogate escape)"
+        )
     try:
         return _export(data)
     except I.Bad as exc:
@@ -226,12 +274,24 @@ class ExportFile(Model):
 def _export(data: dict) -> Export:
     got = validate(ExportFile, data, error=I.Bad, context={"kinds": I.known_kinds()})
     read = [a.record() for a in got.answers]
-    _once([a.uid for a in read], "answers", "uid", "an answer's uid",
-          lambda i, j: "the same answer" if read[i] == read[j] else "a different answer")
+    _once(
+        [a.uid for a in read],
+        "answers",
+        "uid",
+        "an answer's uid",
+        lambda i, j: "the same answer" if read[i] == read[j] else "a different answer",
+    )
     _once([x.lesson for x in got.lessons], "lessons", "lesson", "a lesson")
     _once([x.uid for x in got.sightings], "sightings", "uid", "a sighting's uid")
-    return Export(got.learner, read, [x.record() for x in got.lessons], dict(got.meta),
-                  {k: v.model_dump() for k, v in got.ratings.items()}, got.exported_at, [x.record() for x in got.sightings])
+    return Export(
+        got.learner,
+        read,
+        [x.record() for x in got.lessons],
+        dict(got.meta),
+        {k: v.model_dump() for k, v in got.ratings.items()},
+        got.exported_at,
+        [x.record() for x in got.sightings],
+    )
 
 
 def _once(keys: list[str], group: str, key: str, what: str, same=None) -> None:
@@ -242,8 +302,9 @@ def _once(keys: list[str], group: str, key: str, what: str, same=None) -> None:
         j = first.setdefault(k, i)
         if j != i:
             why = f"{same(i, j)}; " if same else ""
-            raise I.Bad(f"{group}[{i}].{key} {k!r} is {group}[{j}]'s too ({why}{what} is "
-                        "given once)")
+            raise I.Bad(
+                f"{group}[{i}].{key} {k!r} is {group}[{j}]'s too ({why}{what} is given once)"
+            )
 
 
 def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
@@ -255,6 +316,7 @@ def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
     added, known = store.merge(export.answers, export.lessons, export.meta, export.sightings)
     if added:
         from tutor.teaching.review import ReviewBook  # py-fsrs: only when there is work
+
         ReviewBook(store).sync()
     return added, known
 

@@ -15,8 +15,15 @@ screen that only needs the words starts without loading the puzzles.
 
 from __future__ import annotations
 
-__all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
-           "is_quit", "said"]
+__all__ = [
+    "QUIT_WORDS",
+    "MENU_QUIT_WORDS",
+    "HINT_WORDS",
+    "SHOW_WORDS",
+    "HELP_WORDS",
+    "is_quit",
+    "said",
+]
 
 #: What leaves, at every prompt.
 QUIT_WORDS = ("quit", ":q", "exit")

@@ -56,16 +56,40 @@ from tutor.teaching.worksheet_markdown import (
     sheet_markdown,
 )
 
-__all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "PageItem", "ProseItem", "Worksheet",
-           "WorksheetPuzzle",
-           "block_markdown", "build", "handout_format", "html_inline", "key_markdown",
-           "md_document", "md_escape", "md_inline", "md_quotation", "md_table", "page_groups",
-           "puzzle_markdown", "quote_html", "quote_markdown", "records_markdown", "render_html",
-           "render_markdown", "sheet_markdown", "worksheet_puzzles", "write_worksheet"]
+__all__ = [
+    "MAX_PER_PAGE",
+    "PAGE_BREAK",
+    "PAGE_LINES",
+    "PageItem",
+    "ProseItem",
+    "Worksheet",
+    "WorksheetPuzzle",
+    "block_markdown",
+    "build",
+    "handout_format",
+    "html_inline",
+    "key_markdown",
+    "md_document",
+    "md_escape",
+    "md_inline",
+    "md_quotation",
+    "md_table",
+    "page_groups",
+    "puzzle_markdown",
+    "quote_html",
+    "quote_markdown",
+    "records_markdown",
+    "render_html",
+    "render_markdown",
+    "sheet_markdown",
+    "worksheet_puzzles",
+    "write_worksheet",
+]
 
 
 class ProseItem(TypedDict):
     """A lesson's prose on a worksheet's page: ``text``, CommonMark."""
+
     kind: Literal["prose"]
     text: str
 
@@ -96,8 +120,9 @@ class WorksheetPuzzle:
         """The printed height of the puzzle in lines of its position (see :data:`PAGE_LINES`):
         the position, four for every three lines of the question (9pt at 1.25, about 100
         characters a line), and a fixed allowance for the heading and the answer space."""
-        question = sum(max(1, -(-len(line) // 100)) for line in self.question.splitlines() if
-                       line.strip())
+        question = sum(
+            max(1, -(-len(line) // 100)) for line in self.question.splitlines() if line.strip()
+        )
         return len(self.position.splitlines()) + -(-4 * question // 3) + _PUZZLE_OVERHEAD
 
 
@@ -127,8 +152,12 @@ class Worksheet:
         :attr:`WorksheetPuzzle.lines`: a line of 9.5pt prose at 1.3 (about 115 characters) is
         about one and a half lines of the positions' type, and a paragraph's spacing over half
         one.  (The heading above them is counted apart: :data:`_HEADING_LINES`.)"""
-        paras = [p for text in self.instructions for p in _without_heading(text).split("\n\n")
-                 if p.strip()]
+        paras = [
+            p
+            for text in self.instructions
+            for p in _without_heading(text).split("\n\n")
+            if p.strip()
+        ]
         return round(sum(1.45 * -(-len(" ".join(p.split())) // 115) + 0.6 for p in paras))
 
     @property
@@ -153,8 +182,12 @@ _PUZZLE_OVERHEAD = 8
 MAX_PER_PAGE = 3
 
 
-def page_groups(puzzles: list[WorksheetPuzzle], page_lines: int = PAGE_LINES,
-                per_page: int = MAX_PER_PAGE, first_used: int = 0) -> list[list[WorksheetPuzzle]]:
+def page_groups(
+    puzzles: list[WorksheetPuzzle],
+    page_lines: int = PAGE_LINES,
+    per_page: int = MAX_PER_PAGE,
+    first_used: int = 0,
+) -> list[list[WorksheetPuzzle]]:
     """The puzzles, in order, grouped into printed pages of two or three.
 
     A page takes the next puzzle while it holds fewer than ``per_page`` and the puzzles'
@@ -185,9 +218,17 @@ def page_groups(puzzles: list[WorksheetPuzzle], page_lines: int = PAGE_LINES,
 def _plain(renderable, width: int = 76) -> str:
     """A rich renderable as plain text (no colour, no escape codes)."""
     buf = io.StringIO()
-    Console(file=buf, width=width, no_color=True, color_system=None, highlight=False,
-            force_terminal=False, legacy_windows=False, markup=False, emoji=False,
-            ).print(renderable)
+    Console(
+        file=buf,
+        width=width,
+        no_color=True,
+        color_system=None,
+        highlight=False,
+        force_terminal=False,
+        legacy_windows=False,
+        markup=False,
+        emoji=False,
+    ).print(renderable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()).strip("\n")
 
 
@@ -208,8 +249,11 @@ def _split_puzzle(renderable, title: str, question: str):
         parts = parts[1:]
         while parts and blank(parts[0]):
             parts.pop(0)
-    tail = bool(parts) and isinstance(parts[-1], Text) and \
-        parts[-1].plain.strip() in (question.strip(), question.replace("`", "").strip())
+    tail = (
+        bool(parts)
+        and isinstance(parts[-1], Text)
+        and parts[-1].plain.strip() in (question.strip(), question.replace("`", "").strip())
+    )
     if tail:
         parts = parts[:-1]
         while parts and blank(parts[-1]):
@@ -228,11 +272,16 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     if library is None:
         library = default_library()
 
-    generated = [generate(b.puzzle()["kind"], ruleset=b.puzzle()["ruleset"],
-                          players=b.puzzle()["players"],
-                          seed=puzzle_seed(seed, lesson.id, b.index, n),
-                          difficulty=b.puzzle()["difficulty"])
-                 for b, n in lesson.puzzle_slots()]
+    generated = [
+        generate(
+            b.puzzle()["kind"],
+            ruleset=b.puzzle()["ruleset"],
+            players=b.puzzle()["players"],
+            seed=puzzle_seed(seed, lesson.id, b.index, n),
+            difficulty=b.puzzle()["difficulty"],
+        )
+        for b, n in lesson.puzzle_slots()
+    ]
     puzzles = worksheet_puzzles(generated, library, symbols)
 
     def quote(ref: str) -> tuple[str, str]:
@@ -240,9 +289,18 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
         return q.text, f"{q.citation} ({q.where})"
 
     items, instructions = lesson_items(lesson, library, symbols)
-    return Worksheet(lesson.id, lesson.number, lesson.title, list(lesson.objectives), seed,
-                     [quote(r) for r in lesson.quotes], puzzles, items,
-                     blank_sheets(lesson, library), instructions)
+    return Worksheet(
+        lesson.id,
+        lesson.number,
+        lesson.title,
+        list(lesson.objectives),
+        seed,
+        [quote(r) for r in lesson.quotes],
+        puzzles,
+        items,
+        blank_sheets(lesson, library),
+        instructions,
+    )
 
 
 def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[WorksheetPuzzle]:
@@ -252,15 +310,16 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
     for p in generated:
         question = plain_suits(p.question, symbols)
         title = definition(p.kind).title
-        shown, headless, apart = _split_puzzle(render_puzzle(p, symbols=symbols), title,
-                                               question)
+        shown, headless, apart = _split_puzzle(render_puzzle(p, symbols=symbols), title, question)
         position = _plain(shown)
-        stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
-            f"{p.difficulty}/5"
+        stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else f"{p.difficulty}/5"
         # a puzzle about the sources names no ruleset before its answer (hide_id): its
         # title may give the answer away, or name the source that is the answer
-        under = "" if p.data.get("hide_id") else \
-            f"{library.rulesets[p.ruleset].title}, {p.players} players · "
+        under = (
+            ""
+            if p.data.get("hide_id")
+            else f"{library.rulesets[p.ruleset].title}, {p.players} players · "
+        )
         about = f"{title} · {under}difficulty {stars}" if headless else ""
         quotes = []
         for ref in p.quotes:
@@ -269,21 +328,31 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
             except KeyError:
                 continue
             quotes.append((q.text, f"{q.citation} ({q.where})"))
-        puzzles.append(WorksheetPuzzle(len(puzzles) + 1, position, question if apart else "",
-                                       shown_cards(p.expected_answer_text(), symbols), p.explanation,
-                                       quotes, p.id,
-                                       about))
+        puzzles.append(
+            WorksheetPuzzle(
+                len(puzzles) + 1,
+                position,
+                question if apart else "",
+                shown_cards(p.expected_answer_text(), symbols),
+                p.explanation,
+                quotes,
+                p.id,
+                about,
+            )
+        )
     return puzzles
 
 
-def lesson_items(lesson: Lesson, library,
-                 symbols: bool = True) -> tuple[list[list[PageItem]], list[str]]:
+def lesson_items(
+    lesson: Lesson, library, symbols: bool = True
+) -> tuple[list[list[PageItem]], list[str]]:
     """The lesson's pages for paper: prose as ``{"kind": "prose", "text": ...}``, each block as
     its :func:`tutor.teaching.blockdata.block_view` (a puzzle block as the numbers of its
     puzzles on the worksheet); and the instructions for the puzzles: the prose of a page that
     holds nothing but prose and then puzzles (the course's closing "Puzzles" page), printed
     above the puzzles instead of on a page of its own."""
     from tutor.teaching.blockdata import block_view
+
     numbers: dict[int, list[int]] = {}
     for i, (block, _) in enumerate(lesson.puzzle_slots(), 1):
         numbers.setdefault(block.index, []).append(i)
@@ -292,10 +361,16 @@ def lesson_items(lesson: Lesson, library,
     for page in lesson.pages:
         kinds = [getattr(item, "kind", "prose") for item in page]
         first_puzzle = kinds.index("puzzle") if "puzzle" in kinds else None
-        if first_puzzle is not None and all(k == "prose" for k in kinds[:first_puzzle]) and \
-                all(k == "puzzle" for k in kinds[first_puzzle:]):
-            instructions += [item.text for item in page[:first_puzzle]
-                             if isinstance(item, Segment) and item.text.strip()]
+        if (
+            first_puzzle is not None
+            and all(k == "prose" for k in kinds[:first_puzzle])
+            and all(k == "puzzle" for k in kinds[first_puzzle:])
+        ):
+            instructions += [
+                item.text
+                for item in page[:first_puzzle]
+                if isinstance(item, Segment) and item.text.strip()
+            ]
             continue
         items: list[PageItem] = []
         for item in page:
@@ -359,15 +434,27 @@ def render_html(ws: Worksheet, symbols: bool = True) -> str:
     new page and no puzzle split across pages; then any blank score sheet; the answer key is a
     last ``<section class="key">`` on a page of its own.
     """
-    items = [[dict(it, html=prose_html(it["text"], symbols)) if it["kind"] == "prose" else it
-              for it in page] for page in ws.items]
+    items = [
+        [
+            dict(it, html=prose_html(it["text"], symbols)) if it["kind"] == "prose" else it
+            for it in page
+        ]
+        for page in ws.items
+    ]
     instructions = [prose_html(_without_heading(text), symbols) for text in ws.instructions]
-    return render("worksheet.html.j2", ws=ws, title=_title(ws), items=items, pages=ws.pages,
-                  instructions=instructions)
+    return render(
+        "worksheet.html.j2",
+        ws=ws,
+        title=_title(ws),
+        items=items,
+        pages=ws.pages,
+        instructions=instructions,
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Markdown
+
 
 def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
     """The worksheet as Markdown: the lesson (its prose escaped, :func:`prose_markdown`, and
@@ -375,10 +462,17 @@ def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
     the answer key after a page break (:data:`PAGE_BREAK`); quotations with their own bold
     and emphasis."""
     m = md_escape
-    out = [f"# {m(_title(ws))}", "",
-           f"Laugh and Lie Down worksheet · lesson id {m(ws.lesson_id)} · seed {ws.seed} (the "
-           f"same puzzles as `laugh lesson {ws.lesson_id} --seed {ws.seed}`)", "",
-           "Name: ______________________", "", "## You will learn to", ""]
+    out = [
+        f"# {m(_title(ws))}",
+        "",
+        f"Laugh and Lie Down worksheet · lesson id {m(ws.lesson_id)} · seed {ws.seed} (the "
+        f"same puzzles as `laugh lesson {ws.lesson_id} --seed {ws.seed}`)",
+        "",
+        "Name: ______________________",
+        "",
+        "## You will learn to",
+        "",
+    ]
     out += [f"- {m(o)}" for o in ws.objectives] + [""]
     for page in ws.items:
         for item in page:
@@ -416,7 +510,7 @@ def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:
     out = [f"### Puzzle {p.number}", ""]
     if p.about:
         out += [f"*{md_escape(p.about)}*", ""]
-    if p.position.strip():                  # a source or score-sheet puzzle has none
+    if p.position.strip():  # a source or score-sheet puzzle has none
         out += [md_fence(p.position), ""]
     if p.question:
         out += md_paragraphs(p.question)
@@ -427,8 +521,7 @@ def key_markdown(puzzles: list[WorksheetPuzzle], title: str) -> list[str]:
     """The answer key as Markdown: each puzzle's answer, explanation, quotations and id."""
     out = [f"## Answer key: {md_escape(title)}", ""]
     for p in puzzles:
-        out += [f"### Puzzle {p.number}: {md_inline(p.answer)}", ""] + \
-            md_paragraphs(p.explanation)
+        out += [f"### Puzzle {p.number}: {md_inline(p.answer)}", ""] + md_paragraphs(p.explanation)
         for text, cite in p.quotes:
             out += md_quotation(text, cite)
         out += [f"*puzzle {md_escape(p.id)}*", ""]
@@ -467,5 +560,5 @@ def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     fmt = handout_format(path, "the worksheet")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
-    write_atomic(path, text)                # whole or not at all, through a link
+    write_atomic(path, text)  # whole or not at all, through a link
     return fmt

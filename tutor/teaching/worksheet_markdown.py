@@ -17,14 +17,25 @@ from tutor.teaching.prose import md_code as _md_code
 from tutor.teaching.prose import md_escape
 from tutor.teaching.scoresheet import Sheet
 
-__all__ = ["PAGE_BREAK", "block_markdown", "md_fence", "md_inline", "md_paragraphs",
-           "md_quotation", "md_table", "quote_markdown", "records_markdown", "sheet_markdown"]
+__all__ = [
+    "PAGE_BREAK",
+    "block_markdown",
+    "md_fence",
+    "md_inline",
+    "md_paragraphs",
+    "md_quotation",
+    "md_table",
+    "quote_markdown",
+    "records_markdown",
+    "sheet_markdown",
+]
 
 
 def md_inline(text: str) -> str:
     """Puzzle text as Markdown on one line: its code spans kept as code, the rest escaped
     (:func:`md_escape`)."""
     from tutor.teaching.html import code_spans
+
     out: list[str] = []
     for w, code in code_spans(" ".join(text.split())):
         if code:
@@ -53,7 +64,7 @@ def quote_markdown(text: str) -> str:
             continue
         lead = " " if words[:1].isspace() else ""
         trail = " " if words[-1:].isspace() else ""
-        piece = md_escape(core, start=False)      # after an opening quotation mark
+        piece = md_escape(core, start=False)  # after an opening quotation mark
         if span.italic:
             piece = f"*{piece}*"
         if span.bold:
@@ -99,10 +110,13 @@ def md_fence(text: str) -> str:
 
 def md_table(head: list[str], rows: list[list[str]], caption: str | None = None) -> list[str]:
     """A Markdown table of escaped cells (and an escaped caption line in italics after it)."""
-    out = ["| " + " | ".join(md_escape(h, start=False) or " " for h in head) + " |",
-           "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(md_escape(str(c), start=False) or " " for c in r) + " |"
-            for r in rows]
+    out = [
+        "| " + " | ".join(md_escape(h, start=False) or " " for h in head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    out += [
+        "| " + " | ".join(md_escape(str(c), start=False) or " " for c in r) + " |" for r in rows
+    ]
     if caption:
         out += ["", f"*{md_escape(caption)}*"]
     return out + [""]
@@ -118,8 +132,10 @@ def block_markdown(b: BlockView) -> list[str]:
     if b["kind"] == "quote":
         return [line for text, cite in b["quotes"] for line in md_quotation(text, cite)]
     if b["kind"] == "rules":
-        rows = [[label] + [v + (f" ({st})" if st in ("read", "chosen") else "")
-                           for v, st in cells] for label, cells in b["rows"]]
+        rows = [
+            [label] + [v + (f" ({st})" if st in ("read", "chosen") else "") for v, st in cells]
+            for label, cells in b["rows"]
+        ]
         return md_table([""] + b["columns"], rows, b["caption"])
     if b["kind"] == "odds":
         sentence = b["sentence"]
@@ -127,19 +143,24 @@ def block_markdown(b: BlockView) -> list[str]:
             return [f"**{md_escape(sentence)}**", ""]
         return md_table(b["columns"], b["rows"], "Exact odds (from the engine)")
     if b["kind"] == "simulate":
-        return md_table(["seat", "mean", "±", "last in"], [[str(c) for c in r] for r in b["seats"]],
-                        b["title"]) + [f"**{md_escape(b['sentence'])}**", ""]
+        return md_table(
+            ["seat", "mean", "±", "last in"], [[str(c) for c in r] for r in b["seats"]], b["title"]
+        ) + [f"**{md_escape(b['sentence'])}**", ""]
     if b["kind"] == "skill":
         return md_table(b["columns"], b["rows"], b["title"]) + [md_escape(b["note"]), ""]
     if b["kind"] == "cards":
         return md_table(["", "cards"], [list(r) for r in b["rows"]], b.get("caption"))
     if b["kind"] == "records":
-        return records_markdown(b["records"]) + ([md_escape(b["summary"]), ""]
-                                                 if b.get("summary") else [])
+        return records_markdown(b["records"]) + (
+            [md_escape(b["summary"]), ""] if b.get("summary") else []
+        )
     if b["kind"] == "puzzle" and b["numbers"]:
         nums = b["numbers"]
-        return [f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "
-                "puzzle pages below.*", ""]
+        return [
+            f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "
+            "puzzle pages below.*",
+            "",
+        ]
     return []
 
 
@@ -149,15 +170,21 @@ def records_markdown(items: list[RecordView]) -> list[str]:
     it, the reporter's words, and our note (each a paragraph of the item)."""
     out = []
     for r in items:
-        parts = [f"- **{md_escape(r['date'])}**: *{md_escape(r['citation'])}* "
-                 f"({md_escape(r['kind_words'])})"]
-        parts.append(f"  > “{quote_markdown(r['words'])}”" if r["words"] is not None else
-                     "  *cited, with none of its words given*")
+        parts = [
+            f"- **{md_escape(r['date'])}**: *{md_escape(r['citation'])}* "
+            f"({md_escape(r['kind_words'])})"
+        ]
+        parts.append(
+            f"  > “{quote_markdown(r['words'])}”"
+            if r["words"] is not None
+            else "  *cited, with none of its words given*"
+        )
         if r["given_by"]:
             parts.append(f"  as given by {md_escape(r['given_by'])}")
         if r["report"]:
-            parts.append(f"  {md_escape(r['report'][1])} writes: "
-                         f"“{quote_markdown(r['report'][0])}”")
+            parts.append(
+                f"  {md_escape(r['report'][1])} writes: “{quote_markdown(r['report'][0])}”"
+            )
         if not r["checked"]:
             parts.append("  cited, not checked: no text here to check its words against")
         if r["note"]:
@@ -169,15 +196,26 @@ def records_markdown(items: list[RecordView]) -> list[str]:
 
 def sheet_markdown(s: Sheet) -> list[str]:
     """A score sheet (:func:`tutor.teaching.scoresheet.sheet_layout`) as Markdown."""
-    out = [f"## {md_escape(s['title'])}", "",
-           f"Name: {md_escape(s['name']) if s['name'] else '______________________'}  "
-           "Livery: ______________", ""]
+    out = [
+        f"## {md_escape(s['title'])}",
+        "",
+        f"Name: {md_escape(s['name']) if s['name'] else '______________________'}  "
+        "Livery: ______________",
+        "",
+    ]
     for t in s["tables"]:
         head = [h for r in t["rounds"] for h in ("Game Number", f"Round {r} scores")]
-        rows = [[x for cell in row for x in ((str(cell["number"]), cell["text"]) if cell
-                                               else ("", ""))] for row in t["rows"]]
-        rows.append([x for total in t["totals"]
-                     for x in ("Total score", "" if total is None else str(total))])
+        rows = [
+            [x for cell in row for x in ((str(cell["number"]), cell["text"]) if cell else ("", ""))]
+            for row in t["rows"]
+        ]
+        rows.append(
+            [
+                x
+                for total in t["totals"]
+                for x in ("Total score", "" if total is None else str(total))
+            ]
+        )
         out += md_table(head, rows)
     cumulative = "______" if s["cumulative"] is None else str(s["cumulative"])
     return out + [f"**Cumulative Score over {md_escape(s['over'])}: {cumulative}**", ""]

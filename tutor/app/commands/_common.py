@@ -13,15 +13,31 @@ from tutor.engine.limits import seed_number, whole_number
 from tutor.engine.sources import default_library
 
 
-def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = DEFAULT_RULESET,
-                        players_default: int | None = None, shown: str | None = None) -> None:
+def add_ruleset_options(
+    p: argparse.ArgumentParser,
+    default: str | None = DEFAULT_RULESET,
+    players_default: int | None = None,
+    shown: str | None = None,
+) -> None:
     """Add ``--ruleset R`` and ``--players N`` to a subcommand.  ``shown`` is the default the
     help names when ``default`` is None (the command chooses it later, as ``laugh match`` does
     so that ``--resume`` can tell an option given from one left out)."""
-    p.add_argument("--ruleset", "-r", type=ruleset_name, default=default, metavar="R",
-                   help=f"ruleset id (see laugh rules); default {shown or default}")
-    p.add_argument("--players", "-n", type=players_type, default=players_default, metavar="N",
-                   help="player count (default: 5 where the ruleset covers it)")
+    p.add_argument(
+        "--ruleset",
+        "-r",
+        type=ruleset_name,
+        default=default,
+        metavar="R",
+        help=f"ruleset id (see laugh rules); default {shown or default}",
+    )
+    p.add_argument(
+        "--players",
+        "-n",
+        type=players_type,
+        default=players_default,
+        metavar="N",
+        help="player count (default: 5 where the ruleset covers it)",
+    )
 
 
 class LibraryName(str):
@@ -58,8 +74,12 @@ def resolve_names(args: argparse.Namespace) -> None:
         if not any(isinstance(v, LibraryName) for v in values):
             continue
         lib = lib or default_library()
-        found = [(lib.ruleset(v).id if v.what == "ruleset" else lib.source(v).id)
-                 if isinstance(v, LibraryName) else v for v in values]
+        found = [
+            (lib.ruleset(v).id if v.what == "ruleset" else lib.source(v).id)
+            if isinstance(v, LibraryName)
+            else v
+            for v in values
+        ]
         setattr(args, key, found if isinstance(value, list) else found[0])
 
 
@@ -67,11 +87,13 @@ def whole(low: int, high: int, what: str = "a whole number"):
     """An argparse type: a whole number from ``low`` to ``high`` in ASCII digits
     (:func:`tutor.engine.limits.whole_number`); anything else is one line naming what is
     allowed (exit status 2), never a traceback or the whole of a long input."""
+
     def parse(text: str) -> int:
         try:
             return whole_number(text, low, high, what)
         except NotationError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+
     parse.__name__ = what
     return parse
 

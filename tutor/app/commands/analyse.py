@@ -14,42 +14,69 @@ def register(sub, parent) -> None:
     """Add the ``analyse`` subcommand."""
     thresholds = ", ".join(f"{name} {at:g}" for name, at in LOSS_CLASSES)
     p = sub.add_parser(
-        "analyse", parents=[parent], help="what each decision of a deal was worth, in stakes",
+        "analyse",
+        parents=[parent],
+        help="what each decision of a deal was worth, in stakes",
         description="Annotate a deal record (RULES.md 9): for each decision of a player, every "
-                    "option's expected final result with a 95% interval (net stakes; points "
-                    "under pairs scoring), from that player's own view, by playing each option "
-                    "out many times over random placements of the unseen cards; the best "
-                    "option when its interval separates it from every other (else the options "
-                    "about equal, marked ≈); and the played option's loss, classed by its size "
-                    f"when its interval excludes zero (at least: {thresholds}).  Forced moves are "
-                    "skipped.  A hold is a free action (a claim, a declaration) left while the "
-                    "turn went on; a free action of the player to move is weighed on its timing, "
-                    "\"now, then the turn action played\" against \"that turn action now, it "
-                    "later\".",
+        "option's expected final result with a 95% interval (net stakes; points "
+        "under pairs scoring), from that player's own view, by playing each option "
+        "out many times over random placements of the unseen cards; the best "
+        "option when its interval separates it from every other (else the options "
+        "about equal, marked ≈); and the played option's loss, classed by its size "
+        f"when its interval excludes zero (at least: {thresholds}).  Forced moves are "
+        "skipped.  A hold is a free action (a claim, a declaration) left while the "
+        "turn went on; a free action of the player to move is weighed on its timing, "
+        '"now, then the turn action played" against "that turn action now, it '
+        'later".',
         epilog="The figures are reproducible: the same record, seed, samples and policy give the "
-               "same figures on any machine.")
+        "same figures on any machine.",
+    )
     p.add_argument("file", metavar="FILE", help="a deal record (.json), or JSON Lines of several")
-    p.add_argument("--seat", type=seat_type, default=None, metavar="S",
-                   help="analyse only this player's decisions (default: every player)")
-    p.add_argument("--at", type=whole(0, 1_000_000, "an action index"), default=None, metavar="K",
-                   help="analyse only the decisions before action K (counting from 0)")
-    p.add_argument("--policy", default="counter", metavar="P",
-                   help=f"the computer player that plays each option out: {', '.join(POLICIES)} "
-                        "(default %(default)s)")
-    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=4000,
-                   metavar="N",
-                   help="most random placements of the unseen cards per decision; each decision "
-                        "stops sooner once every difference is known to ±0.1 (default "
-                        "%(default)s)")
-    p.add_argument("--seed", type=seed_type, default=0, metavar="S", help="seed (default %(default)s)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object per deal (JSON Lines) instead of text")
+    p.add_argument(
+        "--seat",
+        type=seat_type,
+        default=None,
+        metavar="S",
+        help="analyse only this player's decisions (default: every player)",
+    )
+    p.add_argument(
+        "--at",
+        type=whole(0, 1_000_000, "an action index"),
+        default=None,
+        metavar="K",
+        help="analyse only the decisions before action K (counting from 0)",
+    )
+    p.add_argument(
+        "--policy",
+        default="counter",
+        metavar="P",
+        help=f"the computer player that plays each option out: {', '.join(POLICIES)} "
+        "(default %(default)s)",
+    )
+    p.add_argument(
+        "--samples",
+        type=whole(1, 1_000_000, "a number of samples"),
+        default=4000,
+        metavar="N",
+        help="most random placements of the unseen cards per decision; each decision "
+        "stops sooner once every difference is known to ±0.1 (default "
+        "%(default)s)",
+    )
+    p.add_argument(
+        "--seed", type=seed_type, default=0, metavar="S", help="seed (default %(default)s)"
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per deal (JSON Lines) instead of text",
+    )
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
     """Annotate every record of ``args.file``; exit 0, or 1 for a bad record."""
     from tutor.engine.names import find_name
+
     args.policy = find_name(args.policy, POLICIES, "policy")
     records = list(load_records(args.file))
     if not records:

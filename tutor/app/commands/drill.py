@@ -26,6 +26,7 @@ def _number(lo: float, hi: float, what: str):
         if not lo <= v <= hi:
             raise argparse.ArgumentTypeError(f"{what} must be from {lo:g} to {hi:g}, not {text}")
         return v
+
     return parse
 
 
@@ -36,9 +37,11 @@ def _off_or(lo: float, hi: float, what: str):
     def parse(text: str) -> float:
         v = number(text)
         if 0 < v < lo:
-            raise argparse.ArgumentTypeError(f"{what} must be 0 (no clock) or at least {lo:g}, "
-                                             f"not {text}")
+            raise argparse.ArgumentTypeError(
+                f"{what} must be 0 (no clock) or at least {lo:g}, not {text}"
+            )
         return v
+
     return parse
 
 
@@ -57,31 +60,46 @@ def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
         p.add_argument(flag, type=positive_int, default=s.default, dest=s.dest, **extra)
     else:
         kind = _off_or if s.off else _number
-        assert s.lo is not None and s.hi is not None    # a number setting has its bounds
-        p.add_argument(flag, type=kind(s.lo, s.hi, flag), default=s.default, dest=s.dest,
-                       **extra)
+        assert s.lo is not None and s.hi is not None  # a number setting has its bounds
+        p.add_argument(flag, type=kind(s.lo, s.hi, flag), default=s.default, dest=s.dest, **extra)
 
 
 def _common(p) -> None:
-    p.add_argument("--ruleset", "-r", type=ruleset_name, default=None, metavar="R",
-                   help="ruleset id (default: a mixture of the rulesets)")
-    p.add_argument("--players", "-n", type=players_type, default=None, metavar="N",
-                   help="player count (default: any the ruleset covers)")
-    p.add_argument("--seed", type=seed_type, default=None, metavar="S",
-                   help="seed (default: a new one)")
+    p.add_argument(
+        "--ruleset",
+        "-r",
+        type=ruleset_name,
+        default=None,
+        metavar="R",
+        help="ruleset id (default: a mixture of the rulesets)",
+    )
+    p.add_argument(
+        "--players",
+        "-n",
+        type=players_type,
+        default=None,
+        metavar="N",
+        help="player count (default: any the ruleset covers)",
+    )
+    p.add_argument(
+        "--seed", type=seed_type, default=None, metavar="S", help="seed (default: a new one)"
+    )
     p.add_argument("--no-save", action="store_true", help="do not record answers")
 
 
 def register(sub, parent) -> None:
     """Add the ``drill`` subcommand and a subcommand for each drill of the registry."""
-    p = sub.add_parser("drill", parents=[parent], help="timed drills: oversights, count, settle",
-                       description="Timed drills. Every answer (right or wrong, and how long it "
-                                   "took) is kept in your progress, and schedules the skill for "
-                                   "review (FSRS).")
+    p = sub.add_parser(
+        "drill",
+        parents=[parent],
+        help="timed drills: oversights, count, settle",
+        description="Timed drills. Every answer (right or wrong, and how long it "
+        "took) is kept in your progress, and schedules the skill for "
+        "review (FSRS).",
+    )
     ds = p.add_subparsers(dest="drill_kind", metavar="KIND")
     for kind in DRILLS.values():
-        k = ds.add_parser(kind.name, parents=[parent], help=kind.help,
-                          description=kind.description)
+        k = ds.add_parser(kind.name, parents=[parent], help=kind.help, description=kind.description)
         for s in kind.settings:
             _add_setting(k, s)
         _common(k)
@@ -92,9 +110,14 @@ def register(sub, parent) -> None:
 def options_from(args: argparse.Namespace) -> DrillOptions:
     """The :class:`DrillOptions` that ``laugh drill KIND ...`` asks for."""
     kind = drill_kind(args.drill_kind)
-    return DrillOptions(kind=kind.name, ruleset=args.ruleset, players=args.players,
-                        seed=args.seed, save=not args.no_save,
-                        settings={s.dest: getattr(args, s.dest) for s in kind.settings})
+    return DrillOptions(
+        kind=kind.name,
+        ruleset=args.ruleset,
+        players=args.players,
+        seed=args.seed,
+        save=not args.no_save,
+        settings={s.dest: getattr(args, s.dest) for s in kind.settings},
+    )
 
 
 def run(args: argparse.Namespace, *, io=None) -> int:

@@ -26,36 +26,66 @@ from tutor.teaching.progress import ProgressStore
 
 def register(sub, parent) -> None:
     """Add the ``lesson`` and ``lessons`` subcommands."""
-    p = sub.add_parser("lesson", parents=[parent], help="take one lesson",
-                       description="Take one lesson of the course. With --seed every student "
-                                   "gets the same puzzles; without it, a lesson in progress "
-                                   "resumes where it was left.")
-    p.add_argument("id", metavar="LESSON",
-                   help="the lesson's number (8), file name (08-oversights) or id (oversights); "
-                        "see 'laugh lessons list'")
-    p.add_argument("--seed", type=seed_type, metavar="S",
-                   help="seed for the lesson's puzzles (the same seed gives the same puzzles)")
-    p.add_argument("--restart", action="store_true",
-                   help="start again from the first page")
+    p = sub.add_parser(
+        "lesson",
+        parents=[parent],
+        help="take one lesson",
+        description="Take one lesson of the course. With --seed every student "
+        "gets the same puzzles; without it, a lesson in progress "
+        "resumes where it was left.",
+    )
+    p.add_argument(
+        "id",
+        metavar="LESSON",
+        help="the lesson's number (8), file name (08-oversights) or id (oversights); "
+        "see 'laugh lessons list'",
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_type,
+        metavar="S",
+        help="seed for the lesson's puzzles (the same seed gives the same puzzles)",
+    )
+    p.add_argument("--restart", action="store_true", help="start again from the first page")
     p.set_defaults(handler=run_lesson)
 
-    q = sub.add_parser("lessons", parents=[parent], help="list or check the lessons",
-                       description="List the course, or check every lesson file.")
+    q = sub.add_parser(
+        "lessons",
+        parents=[parent],
+        help="list or check the lessons",
+        description="List the course, or check every lesson file.",
+    )
     qsub = q.add_subparsers(dest="lessons_command", metavar="ACTION")
-    c = qsub.add_parser("check", parents=[parent], help="check every lesson file",
-                        description="Check lessons: front matter, blocks, quotations, puzzle "
-                                    "kinds and rulesets. Each problem is one line naming the "
-                                    "file and line. Exit status 1 if there are problems.")
-    c.add_argument("files", nargs="*", metavar="FILE",
-                   help="lesson files, or lessons of the course by number, file name or id "
-                        "(default: the whole course)")
-    c.add_argument("--draws", type=whole(1, 1000, "a number of draws"), default=None,
-                   metavar="N",
-                   help="lesson seeds each puzzle block is drawn at, every puzzle checked to "
-                        "serve its objective (default 50)")
+    c = qsub.add_parser(
+        "check",
+        parents=[parent],
+        help="check every lesson file",
+        description="Check lessons: front matter, blocks, quotations, puzzle "
+        "kinds and rulesets. Each problem is one line naming the "
+        "file and line. Exit status 1 if there are problems.",
+    )
+    c.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="lesson files, or lessons of the course by number, file name or id "
+        "(default: the whole course)",
+    )
+    c.add_argument(
+        "--draws",
+        type=whole(1, 1000, "a number of draws"),
+        default=None,
+        metavar="N",
+        help="lesson seeds each puzzle block is drawn at, every puzzle checked to "
+        "serve its objective (default 50)",
+    )
     c.set_defaults(handler=run_check)
-    ls = qsub.add_parser("list", parents=[parent], help="list the course",
-                         description="List the course with each lesson's state.")
+    ls = qsub.add_parser(
+        "list",
+        parents=[parent],
+        help="list the course",
+        description="List the course with each lesson's state.",
+    )
     ls.set_defaults(handler=run_list)
     q.set_defaults(handler=run_list)
 
@@ -64,6 +94,7 @@ def run_lesson(args) -> int:
     """Take one lesson (``args.id``, ``args.seed``, ``args.restart``)."""
     # Heavy (Markdown, the engine blocks, puzzles): only when a lesson is taken (start-up benchmark)
     from tutor.app.runner import take_lesson
+
     lesson = open_lesson(args.id)
     ctx = make_context()
 
@@ -82,8 +113,7 @@ def run_check(args) -> int:
         echo(p)
     noun = "lesson" if count == 1 else "lessons"
     if problems:
-        echo(f"{count} {noun} checked: {len(problems)} problem"
-             f"{'s' if len(problems) != 1 else ''}")
+        echo(f"{count} {noun} checked: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
         return 1
     echo(f"{count} {noun} checked: no problems")
     return 0 if count else 1

@@ -11,12 +11,17 @@ from tutor.engine.sources import default_library
 
 def register(sub, parent) -> None:
     """Add the ``odds`` subcommand."""
-    p = sub.add_parser("odds", parents=[parent], help="exact odds of the deal",
-                       description="Exact probabilities (fractions, shown as percentages) of a "
-                                   "mournival among the table cards, and of a prial or a "
-                                   "mournival in one player's hand.")
-    p.add_argument("--ruleset", "-r", type=ruleset_name, metavar="R",
-                   help="one ruleset (default: all)")
+    p = sub.add_parser(
+        "odds",
+        parents=[parent],
+        help="exact odds of the deal",
+        description="Exact probabilities (fractions, shown as percentages) of a "
+        "mournival among the table cards, and of a prial or a "
+        "mournival in one player's hand.",
+    )
+    p.add_argument(
+        "--ruleset", "-r", type=ruleset_name, metavar="R", help="one ruleset (default: all)"
+    )
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(handler=run)
 

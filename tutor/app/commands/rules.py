@@ -26,19 +26,27 @@ from tutor.engine.sources import default_library
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:
     """Add the ``rules`` command to ``subparsers`` (``parent`` holds the shared options)."""
     p = subparsers.add_parser(
-        "rules", parents=[parent],
+        "rules",
+        parents=[parent],
         help="show the rulesets and where each rule comes from",
         description="Show the rulesets: each parameter's value, whether the source states it, "
-                    "we read it from the source's words, or chose it, with the source's own "
-                    "words and our notes. Without RULESET, list the rulesets.")
-    p.add_argument("ruleset", nargs="*", type=ruleset_name, metavar="RULESET",
-                   help="ruleset id(s) to show")
-    p.add_argument("--compare", action="store_true",
-                   help="set the rulesets (all, or those named) side by side")
-    p.add_argument("--players", "-p", type=players_type, metavar="N",
-                   help="only the parameters for N players")
-    p.add_argument("--parameters", action="store_true",
-                   help="list every ruleset parameter with its values and meaning")
+        "we read it from the source's words, or chose it, with the source's own "
+        "words and our notes. Without RULESET, list the rulesets.",
+    )
+    p.add_argument(
+        "ruleset", nargs="*", type=ruleset_name, metavar="RULESET", help="ruleset id(s) to show"
+    )
+    p.add_argument(
+        "--compare", action="store_true", help="set the rulesets (all, or those named) side by side"
+    )
+    p.add_argument(
+        "--players", "-p", type=players_type, metavar="N", help="only the parameters for N players"
+    )
+    p.add_argument(
+        "--parameters",
+        action="store_true",
+        help="list every ruleset parameter with its values and meaning",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=run)
 
@@ -63,8 +71,13 @@ def run(args: argparse.Namespace) -> int:
         echo_json(data, indent=2)
         return 0
     console = make_console()
-    for renderable in rules_view(lib, ids, compare=args.compare, named=bool(args.ruleset),
-                                 players=args.players, width=console.width):
+    for renderable in rules_view(
+        lib,
+        ids,
+        compare=args.compare,
+        named=bool(args.ruleset),
+        players=args.players,
+        width=console.width,
+    ):
         console.print(renderable)
     return 0
-

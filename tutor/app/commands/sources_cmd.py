@@ -32,24 +32,36 @@ NEW = "new"
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:
     """Add the ``sources`` command to ``subparsers`` (``parent`` holds the shared options)."""
     p = subparsers.add_parser(
-        "sources", parents=[parent],
+        "sources",
+        parents=[parent],
         help="the sources, their quotations, and the records of the game",
         description="Show each source's citation, summary and quotations (with where they "
-                    "stand), and the records of the game as a timeline, those in your own "
-                    "folder (LAUGH_HOME/sources) too. 'laugh sources check' checks every "
-                    "quotation against the source texts and names the file, line and key of "
-                    "every problem. 'laugh sources new --records NAME' writes a commented "
-                    "file of records into your folder, read at every start.")
-    p.add_argument("id", nargs="?", metavar="ID|check|new",
-                   help="one source to show, 'check' to check every quotation, or 'new NEW_ID' "
-                        "to write a commented template of a source file")
+        "stand), and the records of the game as a timeline, those in your own "
+        "folder (LAUGH_HOME/sources) too. 'laugh sources check' checks every "
+        "quotation against the source texts and names the file, line and key of "
+        "every problem. 'laugh sources new --records NAME' writes a commented "
+        "file of records into your folder, read at every start.",
+    )
+    p.add_argument(
+        "id",
+        nargs="?",
+        metavar="ID|check|new",
+        help="one source to show, 'check' to check every quotation, or 'new NEW_ID' "
+        "to write a commented template of a source file",
+    )
     p.add_argument("new_id", nargs="?", metavar="NEW_ID", help=argparse.SUPPRESS)
-    p.add_argument("--records", metavar="NAME",
-                   help="with 'new': write a file of records of the game (names in old "
-                        "books, descriptions of play) called NAME into your own folder")
-    p.add_argument("--out", metavar="FILE",
-                   help="with 'new': where to write the template (default: NEW_ID.yaml here; "
-                        "with --records, NAME.yaml in your folder)")
+    p.add_argument(
+        "--records",
+        metavar="NAME",
+        help="with 'new': write a file of records of the game (names in old "
+        "books, descriptions of play) called NAME into your own folder",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="with 'new': where to write the template (default: NEW_ID.yaml here; "
+        "with --records, NAME.yaml in your folder)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=run)
 
@@ -69,11 +81,13 @@ def run(args: argparse.Namespace) -> int:
     if records is not None:
         raise UsageError("--records goes with 'new': laugh sources new --records NAME")
     if getattr(args, "out", None) is not None:
-        raise UsageError("--out goes with 'new' only (laugh sources new NEW_ID --out FILE); to "
-                         "keep what laugh sources shows, redirect it: laugh sources ID > FILE")
+        raise UsageError(
+            "--out goes with 'new' only (laugh sources new NEW_ID --out FILE); to "
+            "keep what laugh sources shows, redirect it: laugh sources ID > FILE"
+        )
     if args.id == CHECK:
-        set_notice(None)            # the check lists the problems of the teacher's files itself
-    lib = default_library(verify=args.id != CHECK)   # the check reports every problem itself
+        set_notice(None)  # the check lists the problems of the teacher's files itself
+    lib = default_library(verify=args.id != CHECK)  # the check reports every problem itself
     if args.id == CHECK:
         return check_quotations(lib, args.json)
     return show_sources(lib, args.id, args.json)

@@ -8,18 +8,25 @@ from tutor.app.context import make_context, run_guarded
 
 def register(sub, parent) -> None:
     """Add the ``stats`` subcommand."""
-    p = sub.add_parser("stats", parents=[parent], help="your accuracy and speed, weakest first",
-                       description="Your rating (Glicko-2, moved by first tries at puzzles) "
-                                   "with its deviation and history; accuracy and median time "
-                                   "per theme and per kind of puzzle, weakest first, drawn as "
-                                   "bars, and by day; spotting oversights per kind (claimed "
-                                   "first, missed, false claims, median time) and the "
-                                   "oversight drill's personal bests; skills as FSRS schedules "
-                                   "them for review. "
-                                   "On a terminal the weakest themes are offered as a practice "
-                                   "set.")
-    p.add_argument("--practice", action="store_true",
-                   help="go straight to a practice set of the weakest themes")
+    p = sub.add_parser(
+        "stats",
+        parents=[parent],
+        help="your accuracy and speed, weakest first",
+        description="Your rating (Glicko-2, moved by first tries at puzzles) "
+        "with its deviation and history; accuracy and median time "
+        "per theme and per kind of puzzle, weakest first, drawn as "
+        "bars, and by day; spotting oversights per kind (claimed "
+        "first, missed, false claims, median time) and the "
+        "oversight drill's personal bests; skills as FSRS schedules "
+        "them for review. "
+        "On a terminal the weakest themes are offered as a practice "
+        "set.",
+    )
+    p.add_argument(
+        "--practice",
+        action="store_true",
+        help="go straight to a practice set of the weakest themes",
+    )
     p.set_defaults(handler=run)
 
 
@@ -28,6 +35,7 @@ def run(args) -> int:
     # Heavy (FSRS, puzzles, rendering): only for this command (start-up benchmark)
     from tutor.app.views import practice_themes, stats_view, weakest_themes
     from tutor.teaching.progress import ProgressStore
+
     ctx = make_context()
     if not args.practice and not ctx.interactive:
         # Statistics alone need no write access: read the file into memory, never change it.

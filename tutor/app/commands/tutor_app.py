@@ -12,14 +12,22 @@ from tutor.app.home import Home
 
 def register(sub, parent) -> None:
     """Add the ``tutor`` subcommand (the same as running ``laugh`` with no command)."""
-    p = sub.add_parser("tutor", parents=[parent], help="open the tutor (the default command)",
-                       description="Open the tutor: the course of lessons, puzzles, sources and "
-                                   "statistics. The same as 'laugh' with no command. When "
-                                   "standard input is not a terminal, choices and answers are "
-                                   "read line by line.")
-    p.add_argument("--seed", type=seed_type, metavar="S",
-                   help="seed for the puzzles of every lesson started here (a class can then "
-                        "script the whole course)")
+    p = sub.add_parser(
+        "tutor",
+        parents=[parent],
+        help="open the tutor (the default command)",
+        description="Open the tutor: the course of lessons, puzzles, sources and "
+        "statistics. The same as 'laugh' with no command. When "
+        "standard input is not a terminal, choices and answers are "
+        "read line by line.",
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_type,
+        metavar="S",
+        help="seed for the puzzles of every lesson started here (a class can then "
+        "script the whole course)",
+    )
     p.set_defaults(handler=run_default)
 
 

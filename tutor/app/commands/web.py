@@ -27,40 +27,67 @@ __all__ = ["register", "register_class_serve", "run_class_serve", "run_web", "se
 
 def register(sub, parent) -> None:
     """Add ``laugh web``."""
-    p = sub.add_parser("web", parents=[parent], help="take the course in your browser",
-                       description="Open the course in your own browser, for your own "
-                                   "progress (the same as laugh keeps). The server listens "
-                                   "on this computer only; Ctrl-C stops it, with everything "
-                                   "answered saved.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default %(default)s: this computer only)")
-    p.add_argument("--port", type=whole(0, 65535, "a port"), default=0,
-                   help="port (default: a free one)")
-    p.add_argument("--no-browser", action="store_true",
-                   help="print the address only, without opening a browser")
+    p = sub.add_parser(
+        "web",
+        parents=[parent],
+        help="take the course in your browser",
+        description="Open the course in your own browser, for your own "
+        "progress (the same as laugh keeps). The server listens "
+        "on this computer only; Ctrl-C stops it, with everything "
+        "answered saved.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default %(default)s: this computer only)",
+    )
+    p.add_argument(
+        "--port", type=whole(0, 65535, "a port"), default=0, help="port (default: a free one)"
+    )
+    p.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="print the address only, without opening a browser",
+    )
     p.set_defaults(handler=run_web)
 
 
 def register_class_serve(actions, parent) -> None:
     """Add ``serve`` to the actions of ``laugh class``."""
-    p = actions.add_parser("serve", parents=[parent], help="serve the course to a class",
-                           description="Serve the course to a class: students open the "
-                                       "address, type the class code and their name, and "
-                                       "take the lessons in their browsers; their progress "
-                                       "is kept here, one file each. The teacher's page "
-                                       "(/teacher, with the teacher's code) shows the grid of "
-                                       "laugh class report. Ctrl-C stops it.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default %(default)s: this computer only; "
-                        "0.0.0.0 for the classroom's network)")
-    p.add_argument("--port", type=whole(0, 65535, "a port"), default=0,
-                   help="port (default: a free one)")
-    p.add_argument("--folder", metavar="DIR", default=None,
-                   help="where the class is kept (default: the class folder of laugh's home)")
-    p.add_argument("--lead", metavar="LESSON", default=None,
-                   help="start teacher-led: you move the whole class through LESSON (a number "
-                        "or id) page by page from /projector (default: self-paced, or as the "
-                        "class was left)")
+    p = actions.add_parser(
+        "serve",
+        parents=[parent],
+        help="serve the course to a class",
+        description="Serve the course to a class: students open the "
+        "address, type the class code and their name, and "
+        "take the lessons in their browsers; their progress "
+        "is kept here, one file each. The teacher's page "
+        "(/teacher, with the teacher's code) shows the grid of "
+        "laugh class report. Ctrl-C stops it.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default %(default)s: this computer only; "
+        "0.0.0.0 for the classroom's network)",
+    )
+    p.add_argument(
+        "--port", type=whole(0, 65535, "a port"), default=0, help="port (default: a free one)"
+    )
+    p.add_argument(
+        "--folder",
+        metavar="DIR",
+        default=None,
+        help="where the class is kept (default: the class folder of laugh's home)",
+    )
+    p.add_argument(
+        "--lead",
+        metavar="LESSON",
+        default=None,
+        help="start teacher-led: you move the whole class through LESSON (a number "
+        "or id) page by page from /projector (default: self-paced, or as the "
+        "class was left)",
+    )
     p.set_defaults(handler=run_class_serve)
 
 
@@ -100,6 +127,7 @@ def serve(web, sock: socket.socket, stopped: str) -> None:
     SIGTERM; then end every lesson in progress (what is answered is saved) and say
     ``stopped``.  Ctrl-C passes on as ``KeyboardInterrupt`` (exit status 130)."""
     import uvicorn
+
     config = uvicorn.Config(web.app, log_level="warning", lifespan="off", access_log=False)
     try:
         uvicorn.Server(config).run(sockets=[sock])
@@ -112,6 +140,7 @@ def serve(web, sock: socket.socket, stopped: str) -> None:
 def run_web(args) -> int:
     """``laugh web``: serve the learner's own course on loopback, open the browser."""
     from tutor.app.web.server import WebApp
+
     sock = _listen(args.host, args.port)
     web = WebApp()
     page = f"{_address(args.host, sock)}/s/{web.token}/"
@@ -122,6 +151,7 @@ def run_web(args) -> int:
     sys.stdout.flush()
     if not args.no_browser:
         import webbrowser
+
         try:
             webbrowser.open(page)
         except Exception:  # noqa: BLE001 - no browser: the address is printed
@@ -137,12 +167,14 @@ def run_class_serve(args) -> int:
 
     from tutor.app.web.server import ClassRoom, WebApp
     from tutor.engine.data import laugh_home
+
     folder = Path(args.folder) if args.folder else laugh_home() / "class"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"the class folder {folder} cannot be made "
-                         f"({exc.strerror or exc})") from None
+        raise UsageError(
+            f"the class folder {folder} cannot be made ({exc.strerror or exc})"
+        ) from None
     lock = filelock.FileLock(str(folder / ".serve.lock"))
     try:
         lock.acquire(timeout=0)
@@ -152,8 +184,8 @@ def run_class_serve(args) -> int:
         room = ClassRoom(folder)
         if args.lead is not None:
             from tutor.teaching.lessons import course_index
-            entry = next((e for e in course_index()
-                          if args.lead in (e.id, str(e.number))), None)
+
+            entry = next((e for e in course_index() if args.lead in (e.id, str(e.number))), None)
             if entry is None:
                 raise UsageError(f"no lesson {args.lead!r}: laugh lessons list shows them")
             room.set_pace(mode="led", lesson=entry.id, page=0)
@@ -166,14 +198,18 @@ def run_class_serve(args) -> int:
         else:
             echo("Or scan:")
             _qr(join)
-        echo(f"Teacher's page: {join}teacher with the teacher's code {room.teacher_code} "
-             "(keep it to yourself); the projector: {join}projector.".replace(
-                 "{join}", join))
+        echo(
+            f"Teacher's page: {join}teacher with the teacher's code {room.teacher_code} "
+            "(keep it to yourself); the projector: {join}projector.".replace("{join}", join)
+        )
         pace = room.pace
-        echo(f"Teacher-led: lesson {pace.lesson}, page {pace.page + 1}; move the class from "
-             "the projector." if pace.led else
-             "Self-paced: each student at their own page (lead the class from the teacher's "
-             "page).")
+        echo(
+            f"Teacher-led: lesson {pace.lesson}, page {pace.page + 1}; move the class from "
+            "the projector."
+            if pace.led
+            else "Self-paced: each student at their own page (lead the class from the teacher's "
+            "page)."
+        )
         echo(f"The class is kept in {folder}. Ctrl-C stops the server.")
         sys.stdout.flush()
         serve(web, sock, f"Stopped; every student's answers are saved in {folder}.")
@@ -187,6 +223,7 @@ def _qr(text: str) -> None:
     import io
 
     import segno
+
     out = io.StringIO()
     segno.make(text, error="m").terminal(out=out, compact=True)
     echo(out.getvalue().rstrip("\n"))

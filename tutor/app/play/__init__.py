@@ -21,14 +21,31 @@ which a live table's review shares) is imported without the whole game.
 
 from importlib import import_module
 
-__all__ = ["DealPlayer", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions", "Race",
-           "level", "make_opponents", "play_match", "seat_names"]
+__all__ = [
+    "DealPlayer",
+    "LEVELS",
+    "Level",
+    "MatchResult",
+    "Mistake",
+    "PlayOptions",
+    "Race",
+    "level",
+    "make_opponents",
+    "play_match",
+    "seat_names",
+]
 
-_HOMES = {"DealPlayer": "tutor.app.play.game", "Mistake": "tutor.app.play.game",
-          "Race": "tutor.app.play.game", "MatchResult": "tutor.app.play.session",
-          "PlayOptions": "tutor.app.play.session", "play_match": "tutor.app.play.session",
-          **dict.fromkeys(("LEVELS", "Level", "level", "make_opponents", "seat_names"),
-                          "tutor.engine.levels")}
+_HOMES = {
+    "DealPlayer": "tutor.app.play.game",
+    "Mistake": "tutor.app.play.game",
+    "Race": "tutor.app.play.game",
+    "MatchResult": "tutor.app.play.session",
+    "PlayOptions": "tutor.app.play.session",
+    "play_match": "tutor.app.play.session",
+    **dict.fromkeys(
+        ("LEVELS", "Level", "level", "make_opponents", "seat_names"), "tutor.engine.levels"
+    ),
+}
 
 
 def __getattr__(name: str):

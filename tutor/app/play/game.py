@@ -65,9 +65,20 @@ from tutor.engine.values import OversightKind
 from tutor.puzzles.board import action_text, grouped_text, render_screen
 from tutor.teaching.io import LearnerIO, Reply
 
-__all__ = ["DealObserver", "DealPlayer", "Mistake", "Opportunity", "Race", "Sighting",
-           "MISTAKE_TITLES", "NAME_PROMPT", "TURN_PROMPT", "WATCH_PROMPT", "WHICH_PROMPT",
-           "watch_label"]
+__all__ = [
+    "DealObserver",
+    "DealPlayer",
+    "Mistake",
+    "Opportunity",
+    "Race",
+    "Sighting",
+    "MISTAKE_TITLES",
+    "NAME_PROMPT",
+    "TURN_PROMPT",
+    "WATCH_PROMPT",
+    "WHICH_PROMPT",
+    "watch_label",
+]
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
@@ -136,11 +147,22 @@ class DealPlayer(Watching):
     watching beside the learner (None: nobody).
     """
 
-    def __init__(self, deal: Deal, seat: int, bots: list[Bot | None], *, bot_rng: random.Random,
-                 reaction_rng: random.Random, io: LearnerIO, names: list[str],
-                 pace: float = 1.0, title: str = "", totals: list[int] | None = None,
-                 claiming: dict[int, Reaction] | None = None,
-                 observer: DealObserver | None = None):
+    def __init__(
+        self,
+        deal: Deal,
+        seat: int,
+        bots: list[Bot | None],
+        *,
+        bot_rng: random.Random,
+        reaction_rng: random.Random,
+        io: LearnerIO,
+        names: list[str],
+        pace: float = 1.0,
+        title: str = "",
+        totals: list[int] | None = None,
+        claiming: dict[int, Reaction] | None = None,
+        observer: DealObserver | None = None,
+    ):
         self.deal = deal
         self.seat = seat
         self.bots = bots
@@ -161,7 +183,7 @@ class DealPlayer(Watching):
         self.hints = 0
         self.quit = False
         self._decision: _Decision | None = None
-        self._drawn: tuple | None = None        # the position the last screen showed
+        self._drawn: tuple | None = None  # the position the last screen showed
         self._set_aside = deal.game.sets_aside_table_mournival
         if claiming is None:
             claiming = {q: _claiming(b) for q, b in enumerate(bots) if b is not None}
@@ -205,8 +227,7 @@ class DealPlayer(Watching):
         happen)."""
         self._fresh()
         self.observer.prompt(self, "turn")
-        reply = self.io.read(TURN_PROMPT, None, words=WORDS, events=self._events(),
-                             keys=CLAIM_KEYS)
+        reply = self.io.read(TURN_PROMPT, None, words=WORDS, events=self._events(), keys=CLAIM_KEYS)
         if reply is not None:
             self._handle(reply, turn=True)
 
@@ -217,16 +238,24 @@ class DealPlayer(Watching):
         self._fresh()
         held = self.observer.prompt(self, "watch")
         if not self.clock.realtime and self._for_my_turn():
-            self._let_time_pass(self.pace)      # piped: the next line waits for the turn
+            self._let_time_pass(self.pace)  # piped: the next line waits for the turn
             return False
         if self.clock.realtime and not held:
-            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS,
-                                 label=watch_label(who, self.io.width), total=self.pace,
-                                 events=self._events(), keys=CLAIM_KEYS,
-                                 extend_while_typing=True, erase=True)
+            reply = self.io.read(
+                WATCH_PROMPT,
+                self.pace,
+                words=WORDS,
+                label=watch_label(who, self.io.width),
+                total=self.pace,
+                events=self._events(),
+                keys=CLAIM_KEYS,
+                extend_while_typing=True,
+                erase=True,
+            )
             return reply is not None and self._handle(reply, turn=False) != "pass"
-        reply = self.io.read(WATCH_PROMPT, None, words=WORDS, events=self._events(),
-                             keys=CLAIM_KEYS)
+        reply = self.io.read(
+            WATCH_PROMPT, None, words=WORDS, events=self._events(), keys=CLAIM_KEYS
+        )
         if reply is not None and self._handle(reply, turn=False) != "pass":
             return True
         self._let_time_pass(0.0 if held and self.clock.realtime else self.pace)
@@ -234,7 +263,7 @@ class DealPlayer(Watching):
 
     def _bot_moves(self) -> None:
         d = self.deal
-        self._show(self.watch.advance(self.clock.now()))     # claims due come first
+        self._show(self.watch.advance(self.clock.now()))  # claims due come first
         mover = d.to_move
         if d.phase == "over" or mover is None or mover == self.seat or self.quit:
             return
@@ -267,8 +296,9 @@ class DealPlayer(Watching):
         """Act on one line (a :class:`~tutor.teaching.io.Reply`, timed when it came, or a text
         taken as coming now); returns ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
         d = self.deal
-        text, when = (reply.text, reply.at) if isinstance(reply, Reply) else (reply,
-                                                                             self.clock.now())
+        text, when = (
+            (reply.text, reply.at) if isinstance(reply, Reply) else (reply, self.clock.now())
+        )
         if self.observer.line(self, text):
             return "info"
         intent = interpret(text, d, self.seat, self.names)
@@ -289,8 +319,8 @@ class DealPlayer(Watching):
         a = self._choose(intent)
         if a is None:
             return "info"
-        self._show(self.watch.advance(when))          # claims that came before the move
-        why = self.deal.why_illegal(a)                # ... may have changed the table
+        self._show(self.watch.advance(when))  # claims that came before the move
+        why = self.deal.why_illegal(a)  # ... may have changed the table
         if why is not None:
             self.io.say(why.words(self.seat, self.names), style="yellow")
             return "error"
@@ -301,13 +331,17 @@ class DealPlayer(Watching):
         d = self.deal
         if not turn:
             return "pass"
-        end = [a for a in d.legal_actions() if a.kind == "end_turn"] \
-            if d.to_move == self.seat else []
+        end = (
+            [a for a in d.legal_actions() if a.kind == "end_turn"] if d.to_move == self.seat else []
+        )
         if end:
             self._apply(end[0])
             return "acted"
-        self.io.say("It is your turn: capture, or lie down if you cannot (type moves for the "
-                    "moves, help for how).", style="yellow")
+        self.io.say(
+            "It is your turn: capture, or lie down if you cannot (type moves for the "
+            "moves, help for how).",
+            style="yellow",
+        )
         return "info"
 
     def _choose(self, intent: Intent) -> Action | None:
@@ -327,16 +361,16 @@ class DealPlayer(Watching):
             text = (reply.text if reply is not None else "").strip()
             if not text or text.lower() in ("cancel", "no", "none", "back"):
                 return None
-            if text.isascii() and text.isdigit() and len(text) <= 3 \
-                    and 1 <= int(text) <= len(acts):
+            if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= len(acts):
                 return acts[int(text) - 1]
             sub = interpret(text, self.deal, self.seat, self.names)
             if sub.kind == "actions":
                 both = [a for a in sub.actions if a in acts]
                 if len(both) == 1:
                     return both[0]
-            self.io.say(f"Type a number from 1 to {len(acts)}, or Enter to go back.",
-                        style="yellow")
+            self.io.say(
+                f"Type a number from 1 to {len(acts)}, or Enter to go back.", style="yellow"
+            )
 
     def _info(self, name: str) -> None:
         d = self.deal
@@ -351,7 +385,7 @@ class DealPlayer(Watching):
         elif name == "hint":
             # worked out where nothing is open: the same hint whatever is (issue 30)
             got = hint(d.clone(oversights=False), self.seat, self.names, symbols=self.symbols)
-            self.hints += 1              # any hint: a claim after it counts in no figure
+            self.hints += 1  # any hint: a claim after it counts in no figure
             self.io.say("Hint: " + got.text, style="cyan")
         elif name == "moves":
             self._moves()
@@ -360,14 +394,18 @@ class DealPlayer(Watching):
         d = self.deal
         mine = d.legal_actions(self.seat)
         if d.to_move == self.seat and d.phase != "over":
-            self.io.say("Your moves: " + " | ".join(a.notation() for a in mine
-                                                    if a.kind != "claim"))
+            self.io.say(
+                "Your moves: " + " | ".join(a.notation() for a in mine if a.kind != "claim")
+            )
             return
         who = self.names[d.to_move] if d.to_move is not None else "nobody"
         free = [a for a in mine if a.kind in DECLARATIONS or a.kind == "take_table_mournival"]
-        self.io.say(f"It is {who}'s turn. You may claim an oversight at any time"
-                    + (", and declare from your hand" if d.declarations_are_free else "")
-                    + "." + (" Now: " + " | ".join(a.notation() for a in free) if free else ""))
+        self.io.say(
+            f"It is {who}'s turn. You may claim an oversight at any time"
+            + (", and declare from your hand" if d.declarations_are_free else "")
+            + "."
+            + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
+        )
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -378,7 +416,7 @@ class DealPlayer(Watching):
         paid = len(d.payments)
         try:
             d.apply(a)
-        except IllegalAction as exc:      # cannot happen for engine-offered actions
+        except IllegalAction as exc:  # cannot happen for engine-offered actions
             self.io.say(exc.reason.words(self.seat, self.names), style="yellow")
             return
         t = Text("  ")
@@ -393,8 +431,10 @@ class DealPlayer(Watching):
     def _before_apply(self, a: Action, mine: bool) -> None:
         """What the learner's choice ``a`` leaves undone, noted before it is applied."""
         d = self.deal
-        starts = not d.started and (a.kind in ("capture", "lie_down") or (
-            a.kind in DECLARATIONS and not d.declarations_are_free))
+        starts = not d.started and (
+            a.kind in ("capture", "lie_down")
+            or (a.kind in DECLARATIONS and not d.declarations_are_free)
+        )
         if starts and self.seat == d.dealer:
             self._mournival_left()
         if not mine:
@@ -402,8 +442,9 @@ class DealPlayer(Watching):
         if a.kind == "capture":
             self._decide(a)
         if a.kind in DECLARATIONS:
-            self.opportunities.append(Opportunity("declaration", (DECL_THEME[a.kind],), True,
-                                                  None, len(d.history)))
+            self.opportunities.append(
+                Opportunity("declaration", (DECL_THEME[a.kind],), True, None, len(d.history))
+            )
         if a.kind == "lie_down":
             decls = [f for f in d.free_actions(self.seat) if f.kind in DECLARATIONS]
             for f in one_declaration_per_rank(decls):
@@ -415,15 +456,21 @@ class DealPlayer(Watching):
         for f in d.free_actions(self.seat):
             if f.kind != "take_table_mournival":
                 continue
-            self.mistakes.append(Mistake(
-                "mournival_not_taken", len(d.history),
-                f"Play began with the mournival {pretty_cards(f.cards, self.symbols)} on the "
-                "table, and you were the dealer.",
-                f"Under {rs.name_in_text}, {value_words('table_mournival', rs.table_mournival)}: that was "
-                "yours to do (take) before play; left there, it is "
-                + ("an oversight for the others to claim."
-                   if d.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL)
-                   else "four cards anyone may capture.")))
+            self.mistakes.append(
+                Mistake(
+                    "mournival_not_taken",
+                    len(d.history),
+                    f"Play began with the mournival {pretty_cards(f.cards, self.symbols)} on the "
+                    "table, and you were the dealer.",
+                    f"Under {rs.name_in_text}, {value_words('table_mournival', rs.table_mournival)}: that was "
+                    "yours to do (take) before play; left there, it is "
+                    + (
+                        "an oversight for the others to claim."
+                        if d.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL)
+                        else "four cards anyone may capture."
+                    ),
+                )
+            )
 
     def _after_apply(self, a: Action, mine: bool) -> None:
         d = self.deal
@@ -431,15 +478,26 @@ class DealPlayer(Watching):
         if not mine and a.kind in ("capture", "play_on_capture") and self._decision:
             if a.rank in self._decision.at_risk:
                 self._decision.lost_to.setdefault(a.rank, a.player)
-        if mine and a.kind == "capture" and a.rank is not None and any(
-                o.index == idx and o.kind is OversightKind.SPLIT_PRIAL
+        if (
+            mine
+            and a.kind == "capture"
+            and a.rank is not None
+            and any(
+                o.index == idx
+                and o.kind is OversightKind.SPLIT_PRIAL
                 and self.seat not in d.claimants(o)
-                for o in d.oversights):
-            self.mistakes.append(Mistake(
-                "split_prial", idx,
-                f"You took one card of the table prial of {RANK_PLURALS[a.rank]}.",
-                rule_words("oversights", OversightKind.SPLIT_PRIAL, who="you", capital=True)
-                + "."))
+                for o in d.oversights
+            )
+        ):
+            self.mistakes.append(
+                Mistake(
+                    "split_prial",
+                    idx,
+                    f"You took one card of the table prial of {RANK_PLURALS[a.rank]}.",
+                    rule_words("oversights", OversightKind.SPLIT_PRIAL, who="you", capital=True)
+                    + ".",
+                )
+            )
         if d.to_move == self.seat and d.phase != "over":
             self._close_decision()
 
@@ -465,8 +523,9 @@ class DealPlayer(Watching):
         if risky and a.rank is not None and a.rank not in risky and chosen is not None:
             self._decision = _Decision(len(d.history), a.rank, chosen.reason, risky)
         elif risky:
-            self.opportunities.append(Opportunity("capture-choice", ("at-risk",), True, None,
-                                                  len(d.history)))
+            self.opportunities.append(
+                Opportunity("capture-choice", ("at-risk",), True, None, len(d.history))
+            )
 
     def _close_decision(self) -> None:
         dec, self._decision = self._decision, None
@@ -476,19 +535,28 @@ class DealPlayer(Watching):
         risky = ", ".join(RANK_PLURALS[r] for r in dec.at_risk)
         if dec.lost_to:
             rank, who = next(iter(dec.lost_to.items()))
-            self.mistakes.append(Mistake(
-                "at_risk_left", dec.index,
-                f"You captured {took} and left the lone {RANK_NAMES[rank]} on the table; "
-                f"{self.names[who]} took it before your next turn.",
-                f"At risk: {dec.at_risk[rank]}. Safe to hold back: {dec.took_reason}."))
+            self.mistakes.append(
+                Mistake(
+                    "at_risk_left",
+                    dec.index,
+                    f"You captured {took} and left the lone {RANK_NAMES[rank]} on the table; "
+                    f"{self.names[who]} took it before your next turn.",
+                    f"At risk: {dec.at_risk[rank]}. Safe to hold back: {dec.took_reason}.",
+                )
+            )
         else:
-            self.mistakes.append(Mistake(
-                "safe_too_early", dec.index,
-                f"You captured {took}, which was safe to hold back, while {risky} "
-                f"{'was' if len(dec.at_risk) == 1 else 'were'} at risk.",
-                f"Safe: {dec.took_reason}. At risk: " + "; ".join(dec.at_risk.values()) + "."))
-        self.opportunities.append(Opportunity("capture-choice", ("at-risk",), False, None,
-                                              dec.index))
+            self.mistakes.append(
+                Mistake(
+                    "safe_too_early",
+                    dec.index,
+                    f"You captured {took}, which was safe to hold back, while {risky} "
+                    f"{'was' if len(dec.at_risk) == 1 else 'were'} at risk.",
+                    f"Safe: {dec.took_reason}. At risk: " + "; ".join(dec.at_risk.values()) + ".",
+                )
+            )
+        self.opportunities.append(
+            Opportunity("capture-choice", ("at-risk",), False, None, dec.index)
+        )
 
     # -- computer players' declarations ---------------------------------------------------------
 
@@ -518,15 +586,17 @@ class DealPlayer(Watching):
         self._sync()
         self._close_decision()
         res = d.result
-        if res is not None:             # (held at a cost only where they went to another)
+        if res is not None:  # (held at a cost only where they went to another)
             for held in res.held_declarations:
                 if held.action.player == self.seat and held.cost:
-                    self.mistakes.append(held_declaration(held.action, len(d.history) - 1,
-                                                          d.game.leftovers_words))
+                    self.mistakes.append(
+                        held_declaration(held.action, len(d.history) - 1, d.game.leftovers_words)
+                    )
         for m in self.mistakes:
             if m.kind == "missed_declaration":
-                self.opportunities.append(Opportunity("declaration", (m.theme,), False, None,
-                                                      m.index))
+                self.opportunities.append(
+                    Opportunity("declaration", (m.theme,), False, None, m.index)
+                )
         self.mistakes.sort(key=lambda m: m.index)
 
     # -- output ------------------------------------------------------------------------------
@@ -534,8 +604,11 @@ class DealPlayer(Watching):
     def show(self) -> None:
         """Print the table as the learner sees it."""
         self.io.say()
-        self.io.show(render_screen(self.deal, self.seat, self.names, self.symbols,
-                                   title=self.title, totals=self.totals))
+        self.io.show(
+            render_screen(
+                self.deal, self.seat, self.names, self.symbols, title=self.title, totals=self.totals
+            )
+        )
         self._drawn = self._position()
 
     def _position(self) -> tuple:

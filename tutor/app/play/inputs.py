@@ -37,8 +37,21 @@ from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 from tutor.engine.reasons import Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
-__all__ = ["Intent", "action_code", "classify", "help_text", "interpret", "read_move", "HELP",
-           "CLAIM_KEYS", "INFO_WORDS", "NAME_PROMPT", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
+__all__ = [
+    "Intent",
+    "action_code",
+    "classify",
+    "help_text",
+    "interpret",
+    "read_move",
+    "HELP",
+    "CLAIM_KEYS",
+    "INFO_WORDS",
+    "NAME_PROMPT",
+    "PASS_WORDS",
+    "QUIT_WORDS",
+    "WORDS",
+]
 
 #: The claim key: the space bar on an empty line answers ``claim`` at once (a practice deal's
 #: prompts and a table client's).
@@ -47,8 +60,21 @@ CLAIM_KEYS = {" ": "claim"}
 NAME_PROMPT = "claim: which cards?> "
 
 #: Words offered for completion.
-WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
-         "hand", "moves", "look", "quit")
+WORDS = (
+    "claim",
+    "declare",
+    "lie down",
+    "ld",
+    "take",
+    "end turn",
+    "pass",
+    "help",
+    "hint",
+    "hand",
+    "moves",
+    "look",
+    "quit",
+)
 
 #: The help's lines: ``(key, line)``; a key is said only where it applies (:func:`help_text`).
 _HELP_LINES = (
@@ -82,9 +108,22 @@ def help_text(where: str = "deal") -> str:
 HELP = help_text()
 
 #: The words that ask for something other than a move (help, hand, moves, hint, look).
-INFO_WORDS = {"help": "help", "?": "help", "h": "help", "hand": "hand", "moves": "moves",
-              "m": "moves", "hint": "hint", "best": "hint", "legal": "moves", "look": "look",
-              "l": "look", "table": "look", "screen": "look", "score": "look"}
+INFO_WORDS = {
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "hand": "hand",
+    "moves": "moves",
+    "m": "moves",
+    "hint": "hint",
+    "best": "hint",
+    "legal": "moves",
+    "look": "look",
+    "l": "look",
+    "table": "look",
+    "screen": "look",
+    "score": "look",
+}
 #: The words that let the moment go (before play at a table: ready).
 PASS_WORDS = frozenset({"", "pass", "p", "go", "ok", "next", "n", "-", "ready"})
 #: What leaves the deal: the program's one set (:data:`tutor.teaching.loop.QUIT_WORDS`), never
@@ -138,7 +177,7 @@ def classify(text: str, quit_words: frozenset[str] = QUIT_WORDS) -> Intent:
         return Intent("info", name=INFO_WORDS[low])
     words = raw.split(" ")
     head = _ALIASES.get(words[0].lower(), words[0].lower())
-    if head == "claim":          # the watch referees every claim, claimable or not
+    if head == "claim":  # the watch referees every claim, claimable or not
         return Intent("claim", name=" ".join(words[1:]), claim=True)
     if head != words[0].lower():
         words[0] = head
@@ -160,21 +199,31 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
     try:
         a = deal.parse_action(line, seat)
     except IncompleteAction as exc:
-        if claim:           # never show which cards a claim needs: that is the learner's find
+        if claim:  # never show which cards a claim needs: that is the learner's find
             return Intent("error", message=NAME_ALL, claim=True, incomplete=True)
         if not exc.candidates:
             return Intent("error", message=exc.reason.words(seat, names), incomplete=True)
-        return Intent("actions", actions=list(exc.candidates),
-                      message=_question(exc.reason, seat, names), claim=claim, incomplete=True)
+        return Intent(
+            "actions",
+            actions=list(exc.candidates),
+            message=_question(exc.reason, seat, names),
+            claim=claim,
+            incomplete=True,
+        )
     except AmbiguousAction as exc:
-        return Intent("actions", actions=list(exc.candidates),
-                      message=_question(exc.reason, seat, names), claim=claim)
+        return Intent(
+            "actions",
+            actions=list(exc.candidates),
+            message=_question(exc.reason, seat, names),
+            claim=claim,
+        )
     except InvalidAction as exc:
         reason = exc.reason.words(seat, names)
-        if line in ("q", "k", "j", "a"):       # a rank letter alone: perhaps meant to leave
+        if line in ("q", "k", "j", "a"):  # a rank letter alone: perhaps meant to leave
             reason += f" ({line} alone is a rank; to leave the deal, type quit or :q)"
-        return Intent("error", message=f"{reason}. Type help for the moves.", claim=claim,
-                      unreadable=True)
+        return Intent(
+            "error", message=f"{reason}. Type help for the moves.", claim=claim, unreadable=True
+        )
     except IllegalAction as exc:
         return Intent("error", message=exc.reason.words(seat, names), claim=claim)
     return Intent("actions", actions=[a], claim=a.kind == "claim")

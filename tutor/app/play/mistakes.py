@@ -15,10 +15,26 @@ from tutor.engine.parameters import rule_words, value_phrase, value_short, value
 from tutor.engine.race import Outcome, Watched
 from tutor.engine.reasons import false_claim_words
 
-__all__ = ["MISTAKE_TITLES", "NAME_ALL", "TABLE_FALSE_CLAIM", "Mistake", "Opportunity", "Race",
-           "Sighting", "HIT", "MISS", "claim_words",
-           "FALSE_CLAIM", "declaration_mistake", "false_claim_mistake", "held_declaration",
-           "laid_down_holding", "missed_claim", "own_oversight", "too_late"]
+__all__ = [
+    "MISTAKE_TITLES",
+    "NAME_ALL",
+    "TABLE_FALSE_CLAIM",
+    "Mistake",
+    "Opportunity",
+    "Race",
+    "Sighting",
+    "HIT",
+    "MISS",
+    "claim_words",
+    "FALSE_CLAIM",
+    "declaration_mistake",
+    "false_claim_mistake",
+    "held_declaration",
+    "laid_down_holding",
+    "missed_claim",
+    "own_oversight",
+    "too_late",
+]
 
 MISTAKE_TITLES = {
     "missed_claim": "missed claim",
@@ -108,11 +124,19 @@ class Sighting:
 
 # -- the wording of mistakes ------------------------------------------------------------------
 
-_DECL_WHAT = {"declare_prial": "a prial", "declare_mournival": "a mournival",
-              "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
+_DECL_WHAT = {
+    "declare_prial": "a prial",
+    "declare_mournival": "a mournival",
+    "declare_dead_pair": "a dead pair",
+    "declare_pair": "a pair",
+}
 #: The theme a declaration is graded under.
-DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
-              "declare_mournival": "mournival", "declare_pair": "pair"}
+DECL_THEME = {
+    "declare_dead_pair": "dead-pair",
+    "declare_prial": "prial",
+    "declare_mournival": "mournival",
+    "declare_pair": "pair",
+}
 
 
 #: Said for a claim that names a number of cards no claim takes (or nothing), whatever is open:
@@ -171,8 +195,12 @@ def held_declaration(a: Action, index: int, leftovers_words: str) -> Mistake:
     """Play ended (history ``index``) with the declaration ``a`` still in the learner's hand, so
     its cards went with the leftovers (``leftovers_words``: where, in the ruleset's words:
     :attr:`tutor.engine.game.Game.leftovers_words`)."""
-    return declaration_mistake(a, index, f"Play ended with {decl_words(a)} still in your hand.",
-                               f" Left in hand, they were leftovers: {leftovers_words}.")
+    return declaration_mistake(
+        a,
+        index,
+        f"Play ended with {decl_words(a)} still in your hand.",
+        f" Left in hand, they were leftovers: {leftovers_words}.",
+    )
 
 
 def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
@@ -180,19 +208,25 @@ def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
     from the parameter table."""
     ov = w.oversight
     cards = pretty_cards(ov.cards, symbols)
-    what = (f"You did not claim {value_phrase('oversights', ov.kind, who=names[ov.offender])} "
-            f"({cards})")
+    what = (
+        f"You did not claim {value_phrase('oversights', ov.kind, who=names[ov.offender])} ({cards})"
+    )
     if w.taken_by is not None:
         react = w.reactions.get(w.taken_by)
-        text = (f"{what}: {names[w.taken_by]} claimed it"
-                + (f" after {react:.2f} s" if react is not None else "") + ".")
+        text = (
+            f"{what}: {names[w.taken_by]} claimed it"
+            + (f" after {react:.2f} s" if react is not None else "")
+            + "."
+        )
     elif w.how == "ended":
         text = f"{what}; nobody did before play ended."
     else:
         text = f"{what}; it stayed open until the cards were captured."
-    reason = (f"Claimable ({value_short('oversights', ov.kind)}: "
-              f"{value_words('oversights', ov.kind)}) from action {ov.index + 1}: "
-              f"{rule_words('oversights', ov.kind, who=names[ov.offender])}.")
+    reason = (
+        f"Claimable ({value_short('oversights', ov.kind)}: "
+        f"{value_words('oversights', ov.kind)}) from action {ov.index + 1}: "
+        f"{rule_words('oversights', ov.kind, who=names[ov.offender])}."
+    )
     return Mistake("missed_claim", ov.index, text, reason)
 
 
@@ -200,16 +234,21 @@ def false_claim_mistake(typed: str, reason: str, index: int) -> Mistake:
     """The mistake of claiming ``typed`` when nothing of it was claimable (``reason``: the
     engine's, said to the learner as a sentence: :meth:`~tutor.engine.reasons.Reason.words`
     with ``capital``)."""
-    return Mistake("false_claim", index, f"You claimed {typed!r}: nothing of that was claimable.",
-                   reason + ".")
+    return Mistake(
+        "false_claim", index, f"You claimed {typed!r}: nothing of that was claimable.", reason + "."
+    )
 
 
 def too_late(w: Watched, reason: str, symbols: bool) -> Mistake:
     """The learner's claim of ``w`` arrived after another's took it (``reason``: the engine's,
     said to the learner: :meth:`~tutor.engine.reasons.Reason.words`)."""
     ov = w.oversight
-    return Mistake("claim_too_late", ov.index,
-                   f"You claimed {pretty_cards(ov.cards, symbols)}: too late.", reason + ".")
+    return Mistake(
+        "claim_too_late",
+        ov.index,
+        f"You claimed {pretty_cards(ov.cards, symbols)}: too late.",
+        reason + ".",
+    )
 
 
 def own_oversight(w: Watched, names: list[str], seat: int, symbols: bool) -> Mistake:
@@ -217,8 +256,10 @@ def own_oversight(w: Watched, names: list[str], seat: int, symbols: bool) -> Mis
     rule from the parameter table."""
     ov = w.oversight
     took = f"{names[w.taken_by]} claimed it" if w.taken_by is not None else "nobody claimed it"
-    return Mistake("own_oversight", ov.index,
-                   f"You left {pretty_cards(ov.cards, symbols)} claimable "
-                   f"({ov.kind.replace('_', ' ')}): {took}.",
-                   f"{value_words('oversights', ov.kind)}: "
-                   f"{rule_words('oversights', ov.kind, who='you')}.")
+    return Mistake(
+        "own_oversight",
+        ov.index,
+        f"You left {pretty_cards(ov.cards, symbols)} claimable "
+        f"({ov.kind.replace('_', ' ')}): {took}.",
+        f"{value_words('oversights', ov.kind)}: {rule_words('oversights', ov.kind, who='you')}.",
+    )

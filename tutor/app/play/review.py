@@ -52,8 +52,18 @@ from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, Action, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.observe import observe
 
-__all__ = ["COSTLIEST", "HINT_SAMPLES", "REVIEW_SAMPLES", "Costly", "DealReview", "hint",
-           "review_deal", "review_seed", "view_seed", "why"]
+__all__ = [
+    "COSTLIEST",
+    "HINT_SAMPLES",
+    "REVIEW_SAMPLES",
+    "Costly",
+    "DealReview",
+    "hint",
+    "review_deal",
+    "review_seed",
+    "view_seed",
+    "why",
+]
 
 #: Determinizations per decision at most in the review after a deal: each decision is analysed
 #: until every option's difference from the best is known to ±0.1 stake, or this budget is spent
@@ -127,9 +137,15 @@ def review_seed(deal: Deal) -> int:
     return mix_seed(deal.n, deal.dealer, *deal.pack) & ((1 << 63) - 1)
 
 
-def review_deal(deal: Deal, seat: int, names: Sequence[str], *, samples: int = REVIEW_SAMPLES,
-                symbols: bool = True, progress: Callable[[int, int, int], None] | None = None,
-                ) -> DealReview:
+def review_deal(
+    deal: Deal,
+    seat: int,
+    names: Sequence[str],
+    *,
+    samples: int = REVIEW_SAMPLES,
+    symbols: bool = True,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> DealReview:
     """Analyse every decision ``seat`` made in ``deal`` (finished or not) and find the costliest.
 
     ``names`` names the seats (``You`` at ``seat``); ``samples`` is the most determinizations
@@ -155,17 +171,32 @@ def review_deal(deal: Deal, seat: int, names: Sequence[str], *, samples: int = R
         total_loss += loss
         if verdict_ in COSTLY_VERDICTS:
             alike = tuple(o.action for o in an.alike()[1:])
-            found.append(Costly(p.index, p.played, an.best.action, loss, ci, verdict_, unit,
-                                why(p.position, seat, p.played, an, names, symbols), an,
-                                p.then, an.separated, alike))
+            found.append(
+                Costly(
+                    p.index,
+                    p.played,
+                    an.best.action,
+                    loss,
+                    ci,
+                    verdict_,
+                    unit,
+                    why(p.position, seat, p.played, an, names, symbols),
+                    an,
+                    p.then,
+                    an.separated,
+                    alike,
+                )
+            )
         if progress is not None:
             progress(i + 1, total, 0)
     found.sort(key=lambda c: (-c.loss, c.index))
-    return DealReview(total, tuple(found[:COSTLIEST]), total_loss, unit, samples, seed,
-                      time.perf_counter() - t0)
+    return DealReview(
+        total, tuple(found[:COSTLIEST]), total_loss, unit, samples, seed, time.perf_counter() - t0
+    )
 
 
 # --- why: the counting facts ---------------------------------------------------------------------
+
 
 def _names_list(seats: Sequence[int], names: Sequence[str]) -> str:
     who = [names[q] for q in seats]
@@ -192,8 +223,10 @@ def _rank_facts(pos: Deal, seat: int, rank: int, names: Sequence[str]) -> str:
     """Where the cards of ``rank`` are, as ``seat`` sees them, and (if any are unseen) who moves
     before its next turn."""
     rc = pos.rank_count(seat, rank)
-    facts = (f"Of the {RANK_PLURALS[rank]}: {rc.hand} in your hand, {sum(rc.won)} won, "
-             f"{rc.table} on the table, {rc.unseen} unseen")
+    facts = (
+        f"Of the {RANK_PLURALS[rank]}: {rc.hand} in your hand, {sum(rc.won)} won, "
+        f"{rc.table} on the table, {rc.unseen} unseen"
+    )
     if rc.unseen:
         return facts + f"; {_movers(pos, seat, names)}."
     return facts + ": nobody else holds one."
@@ -236,8 +269,12 @@ def _option_words(a: Action | None, symbols: bool) -> str:
 
 def _declared(a: Action, symbols: bool) -> str:
     """A declaration's cards in the second person: ``your dead pair (9♠ 9♦)``."""
-    what = {"declare_prial": "a pair of your prial", "declare_mournival": "your mournival",
-            "declare_dead_pair": "your dead pair", "declare_pair": "a pair"}.get(a.kind, "")
+    what = {
+        "declare_prial": "a pair of your prial",
+        "declare_mournival": "your mournival",
+        "declare_dead_pair": "your dead pair",
+        "declare_pair": "a pair",
+    }.get(a.kind, "")
     return f"{what} ({pretty_cards(a.cards, symbols)})"
 
 
@@ -245,8 +282,14 @@ def _turn_words(a: Action | None) -> str:
     return "the turn" if a is None else _option_words(a, True)
 
 
-def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequence[str],
-        symbols: bool = True) -> str:
+def why(
+    pos: Deal,
+    seat: int,
+    played: Action | None,
+    an: Analysis,
+    names: Sequence[str],
+    symbols: bool = True,
+) -> str:
     """A sentence on why the best option at ``pos`` beat what ``seat`` ``played``: the principle
     that separates them (:func:`tutor.engine.analysis.principle`: Willughby's advice with the
     position's cards and counts), else the counting facts as the seat saw them (engine queries
@@ -254,8 +297,13 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
     where none of these tells the options apart, the analysis's figures for both options, with
     the cards unseen and who moves before the seat's next turn."""
     best = an.best.action
-    if (played is not None and best is not None and pos.to_move == seat
-            and an.then is None and played.kind != "lie_down"):
+    if (
+        played is not None
+        and best is not None
+        and pos.to_move == seat
+        and an.then is None
+        and played.kind != "lie_down"
+    ):
         p = principle(pos, seat, best, played, names, symbols)
         if p is not None:
             return f"{p.advice[0].upper()}{p.advice[1:]}. {p.text}"
@@ -265,14 +313,17 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
     mine = an.value_of(played)
     unit = pos.ruleset.unit
     unseen = sum(observe(pos, seat).unseen.values())
-    return (f"Played out {an.samples} times over placements of the {unseen} cards you could "
-            f"not see ({_movers(pos, seat, names)}), {_option_words(best, symbols)} averaged "
-            f"{an.best.mean:+.2f} {unit} for you, {_option_words(played, symbols)} "
-            f"{mine.mean:+.2f}.")
+    return (
+        f"Played out {an.samples} times over placements of the {unseen} cards you could "
+        f"not see ({_movers(pos, seat, names)}), {_option_words(best, symbols)} averaged "
+        f"{an.best.mean:+.2f} {unit} for you, {_option_words(played, symbols)} "
+        f"{mine.mean:+.2f}."
+    )
 
 
-def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
-                    names: Sequence[str], symbols: bool) -> str:
+def _counting_facts(
+    pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequence[str], symbols: bool
+) -> str:
     """The counting facts behind the best option against ``played`` (empty when none say)."""
     best = an.best.action
     then = an.then
@@ -280,28 +331,38 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
     facts = ""
     if _is_capture(played) and _is_capture(best):
         rc = pos.rank_count(seat, _rank(best))
-        facts = (f"With {_rank_words(_rank(best), rc.table)} on the table, {rc.hand} in your hand "
-                 f"and {rc.unseen} unseen, the best capture takes {_captured(best)} table "
-                 f"card{'s' if _captured(best) != 1 else ''} where yours took "
-                 f"{_captured(played)}.")
+        facts = (
+            f"With {_rank_words(_rank(best), rc.table)} on the table, {rc.hand} in your hand "
+            f"and {rc.unseen} unseen, the best capture takes {_captured(best)} table "
+            f"card{'s' if _captured(best) != 1 else ''} where yours took "
+            f"{_captured(played)}."
+        )
     elif _is_capture(best) and played is not None and played.kind in ("end_turn", "lie_down"):
         c2 = opts.get(_rank(best))
         if c2 is not None:
             state = "at risk" if c2.at_risk else "safe"
-            facts = (f"You still could capture the {RANK_PLURALS[_rank(best)]} ({state}: "
-                     f"{c2.reason}).")
+            facts = (
+                f"You still could capture the {RANK_PLURALS[_rank(best)]} ({state}: {c2.reason})."
+            )
     elif best is not None and best.kind == "end_turn" and _is_capture(played):
         c1 = opts.get(_rank(played))
         if c1 is not None and not c1.at_risk:
-            facts = (f"The {RANK_PLURALS[_rank(played)]} were safe to keep for a later turn "
-                     f"({c1.reason}).")
+            facts = (
+                f"The {RANK_PLURALS[_rank(played)]} were safe to keep for a later turn "
+                f"({c1.reason})."
+            )
     elif best is not None and best.kind == "claim":
-        target = pos.claim_target(seat, best.cards, kind=best.oversight)   # the engine's
+        target = pos.claim_target(seat, best.cards, kind=best.oversight)  # the engine's
         rivals = [q for q in pos.claimants(target) if q != seat]
-        facts = (f"The claim of {pretty_cards(best.cards, symbols)} was open, and "
-                 f"{pos.game.claim_rule}: " + (f"{_names_list(rivals, names)} could claim "
-                                               "it too." if rivals else
-                                               "nobody else could claim it."))
+        facts = (
+            f"The claim of {pretty_cards(best.cards, symbols)} was open, and "
+            f"{pos.game.claim_rule}: "
+            + (
+                f"{_names_list(rivals, names)} could claim it too."
+                if rivals
+                else "nobody else could claim it."
+            )
+        )
     elif best is not None and best.kind in DECLARATIONS:
         facts = _rank_facts(pos, seat, _rank(best), names)
         if played is None and then is not None and then.kind == "lie_down":
@@ -309,19 +370,23 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
         elif played is not None and played.kind == "lie_down":
             facts = f"You lay down holding {_declared(best, symbols)}. " + facts
         elif then is not None:
-            facts = (f"Declared before {_turn_words(then)}, the cards were safe; held through "
-                     f"it, they were not. " + facts)
+            facts = (
+                f"Declared before {_turn_words(then)}, the cards were safe; held through "
+                f"it, they were not. " + facts
+            )
     elif played is not None and played.kind in DECLARATIONS and best is None:
         facts = _rank_facts(pos, seat, _rank(played), names)
         if then is not None:
-            facts = (f"Holding the declaration until after {_turn_words(then)} was worth more. "
-                     + facts)
+            facts = (
+                f"Holding the declaration until after {_turn_words(then)} was worth more. " + facts
+            )
     elif best is not None and best.kind == "take_table_mournival":
         facts = "The table mournival was yours to take before play began."
     return facts
 
 
 # --- hint ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -343,8 +408,9 @@ def _signed(x: float, unit: str) -> str:
     return f"{x:+.2f} {unit}"
 
 
-def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, symbols: bool,
-                   what: str) -> str:
+def _verdict_words(
+    an: Analysis, pos: Deal, names: Sequence[str], seat: int, symbols: bool, what: str
+) -> str:
     """One analysis of position ``pos`` in words: a best option only when the intervals separate
     it (with the principle behind it, if one separates it from the next best), else which
     options are about equal (``what``: ``move`` or ``choice``)."""
@@ -352,46 +418,66 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
     best = an.best
     v = verdict(an)
     if v == "forced":
-        return (f"Only one {what} here (up to suits): {_option_words(best.action, symbols)}, "
-                f"expected {_signed(best.mean, unit)}.")
+        return (
+            f"Only one {what} here (up to suits): {_option_words(best.action, symbols)}, "
+            f"expected {_signed(best.mean, unit)}."
+        )
     if v == "identical":
         if what == "choice":
             free = [o.action for o in an.options if o.action is not None]
             said = _join([_option_words(a, symbols) for a in free])
-            return (f"{said[0].upper()}{said[1:]}: now or later gives the same result in every "
-                    f"one of {an.samples} deals played out (expected {_signed(best.mean, unit)}).")
-        return (f"Every {what} here gives the same result in every one of {an.samples} deals "
-                f"played out: they are worth the same (expected {_signed(best.mean, unit)}).")
+            return (
+                f"{said[0].upper()}{said[1:]}: now or later gives the same result in every "
+                f"one of {an.samples} deals played out (expected {_signed(best.mean, unit)})."
+            )
+        return (
+            f"Every {what} here gives the same result in every one of {an.samples} deals "
+            f"played out: they are worth the same (expected {_signed(best.mean, unit)})."
+        )
     if v == "best":
         second = an.runner_up
         if second is None:
             raise AssertionError("a best option is separated from a runner-up")
-        text = (f"Best: {_option_words(best.action, symbols)}, expected "
-                f"{_signed(best.mean, unit)}; {-second.diff:.2f} ± {second.diff_ci95:.2f} {unit} "
-                f"better than the next best, {_option_words(second.action, symbols)} (by "
-                f"{an.samples} deals played out from what you can see).")
-        if (pos.to_move == seat and best.action is not None and second.action is not None
-                and an.then is None):
+        text = (
+            f"Best: {_option_words(best.action, symbols)}, expected "
+            f"{_signed(best.mean, unit)}; {-second.diff:.2f} ± {second.diff_ci95:.2f} {unit} "
+            f"better than the next best, {_option_words(second.action, symbols)} (by "
+            f"{an.samples} deals played out from what you can see)."
+        )
+        if (
+            pos.to_move == seat
+            and best.action is not None
+            and second.action is not None
+            and an.then is None
+        ):
             p = principle(pos, seat, best.action, second.action, names, symbols)
             if p is not None:
                 text += f" Why: {p.advice}. {p.text}"
         return text
     alike = an.alike()
-    words = _join([f"{_option_words(o.action, symbols)} ({_signed(o.mean, unit)})"
-                   for o in alike])
+    words = _join([f"{_option_words(o.action, symbols)} ({_signed(o.mean, unit)})" for o in alike])
     if all(o.diff == 0 and o.diff_ci95 == 0 for o in alike[1:]):
-        return (f"No {what} is clearly best: {words} give the same result in every one of "
-                f"{an.samples} deals played out; the others are worse.")
+        return (
+            f"No {what} is clearly best: {words} give the same result in every one of "
+            f"{an.samples} deals played out; the others are worse."
+        )
     widest = max(o.diff_ci95 for o in alike[1:])
     gap = max(0.0, max(-o.diff for o in alike[1:]))
-    more = (", and more deals played out could tell them apart" if more_samples_could_tell(an)
-            else f": they are worth the same to within ±{an.target:g} {unit}")
+    more = (
+        ", and more deals played out could tell them apart"
+        if more_samples_could_tell(an)
+        else f": they are worth the same to within ±{an.target:g} {unit}"
+    )
     if len(alike) == 2:
-        said = (f"The difference, {gap:.2f} ± {widest:.2f} {unit} over {an.samples} deals "
-                "played out from what you can see, is within its 95% interval")
+        said = (
+            f"The difference, {gap:.2f} ± {widest:.2f} {unit} over {an.samples} deals "
+            "played out from what you can see, is within its 95% interval"
+        )
     else:
-        said = (f"The differences, up to {gap:.2f} ± {widest:.2f} {unit} over {an.samples} "
-                "deals played out from what you can see, are within their 95% intervals")
+        said = (
+            f"The differences, up to {gap:.2f} ± {widest:.2f} {unit} over {an.samples} "
+            "deals played out from what you can see, are within their 95% intervals"
+        )
     return f"No {what} is clearly best: {words} are about equal. {said}{more}."
 
 
@@ -407,16 +493,24 @@ def _timing_words(an: Analysis, symbols: bool) -> str:
     ci = (first if first.group != an.best.group else hold).diff_ci95
     v = verdict(an)
     if v in ("identical", "forced"):
-        return (f"{what[0].upper()}{what[1:]}: now or after {then}, the same result in every "
-                f"one of {an.samples} deals played out.")
+        return (
+            f"{what[0].upper()}{what[1:]}: now or after {then}, the same result in every "
+            f"one of {an.samples} deals played out."
+        )
     if not an.separated:
-        return (f"{what[0].upper()}{what[1:]}: now or after {then}, about the same "
-                f"({d:+.2f} ± {ci:.2f} {unit} for now).")
+        return (
+            f"{what[0].upper()}{what[1:]}: now or after {then}, about the same "
+            f"({d:+.2f} ± {ci:.2f} {unit} for now)."
+        )
     if an.best.action is None:
-        return (f"{what[0].upper()}{what[1:]} can wait: after {then} it is {-d:.2f} ± {ci:.2f} "
-                f"{unit} better than now.")
-    return (f"{what[0].upper()}{what[1:]} now, before {then}: {d:.2f} ± {ci:.2f} {unit} better "
-            f"than after it.")
+        return (
+            f"{what[0].upper()}{what[1:]} can wait: after {then} it is {-d:.2f} ± {ci:.2f} "
+            f"{unit} better than now."
+        )
+    return (
+        f"{what[0].upper()}{what[1:]} now, before {then}: {d:.2f} ± {ci:.2f} {unit} better "
+        f"than after it."
+    )
 
 
 def view_seed(deal: Deal, seat: int) -> int:
@@ -439,8 +533,15 @@ class _Budget(TypedDict):
     stop_when_clear: bool
 
 
-def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAMPLES,
-         symbols: bool = True, seed: int | None = None) -> Hint:
+def hint(
+    deal: Deal,
+    seat: int,
+    names: Sequence[str],
+    *,
+    samples: int = HINT_SAMPLES,
+    symbols: bool = True,
+    seed: int | None = None,
+) -> Hint:
     """The best option of ``seat`` now, or the options about equal, in stakes (or points under
     pairs scoring), from the seat's own view (:func:`tutor.engine.analysis.analyse` to ±0.1
     stake with at most ``samples`` determinizations, and ``seed``, by default drawn from what
@@ -458,8 +559,14 @@ def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAM
             lines = [_verdict_words(turn, deal, names, seat, symbols, "move")]
             timing = None
             if deal.free_actions(seat):
-                timing = analyse(deal, seat, seed=mix_seed(seed, 1), which="free",
-                                 then=turn.best.action, **budget)
+                timing = analyse(
+                    deal,
+                    seat,
+                    seed=mix_seed(seed, 1),
+                    which="free",
+                    then=turn.best.action,
+                    **budget,
+                )
                 lines.append(_timing_words(timing, symbols))
             return Hint(turn, "\n".join(lines), timing)
         an = analyse(deal, seat, seed=seed, which="free", **budget)

@@ -91,14 +91,15 @@ def records_dir() -> Path:
     return laugh_home() / "records"
 
 
-def play_match(opts: PlayOptions, *, io: LearnerIO,
-               store: ProgressStore | None = None) -> MatchResult:
+def play_match(
+    opts: PlayOptions, *, io: LearnerIO, store: ProgressStore | None = None
+) -> MatchResult:
     """Play a match as ``opts`` asks with the learner at ``io``
     (:class:`tutor.teaching.io.LearnerIO`: the deals are played through it, and its clock times
     every claim); returns what happened.
     ``store`` is a :class:`~tutor.teaching.progress.ProgressStore` (None: results are not
     recorded)."""
-    match_games(opts.ruleset, opts.players, 0, opts.deals)   # a number the format refuses: first
+    match_games(opts.ruleset, opts.players, 0, opts.deals)  # a number the format refuses: first
     return _Session(opts, io, store).run()
 
 
@@ -119,19 +120,21 @@ class _Session:
         self.balances = [0] * n
         self.records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
-        self.unsaved: str | None = None         # why the deal records are not saved
+        self.unsaved: str | None = None  # why the deal records are not saved
         if opts.save:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             self.record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
 
     def run(self) -> MatchResult:
         opts = self.opts
-        if self.record_path is not None:        # a read-only or full disk: said at once
+        if self.record_path is not None:  # a read-only or full disk: said at once
             why = folder_problem(self.record_path.parent)
             if why:
                 self._not_saved(why)
-                self.io.say(f"Your deal records cannot be saved: {why}; playing on without "
-                            "saving them.", style="yellow")
+                self.io.say(
+                    f"Your deal records cannot be saved: {why}; playing on without saving them.",
+                    style="yellow",
+                )
         dealer = self._opening()
         self.games = match_games(opts.ruleset, opts.players, dealer, opts.deals)
         self.match = Match(opts.ruleset, opts.players, dealer, games=self.games, seed=opts.seed)
@@ -144,8 +147,10 @@ class _Session:
         """The heading and the cut for the first dealer; returns the first dealer."""
         io, opts, names = self.io, self.opts, self.names
         rs, seat, lv = opts.ruleset, opts.seat, opts.level
-        io.say(f"Laugh and Lie Down · {rs.id} · {opts.players} players · {lv.name} · seed "
-               f"{opts.seed}", style="bold")
+        io.say(
+            f"Laugh and Lie Down · {rs.id} · {opts.players} players · {lv.name} · seed {opts.seed}",
+            style="bold",
+        )
         io.say(f"You play at seat {seat}, against {lv.summary}.", style="dim")
         dealer, cuts = first_dealer(rs, opts.players, self.deal_rng)
         if not cuts:
@@ -169,12 +174,19 @@ class _Session:
         if self.sheet:
             label += f" ({game.label[0].lower()}{game.label[1:]})"
         return DealPlayer(
-            deal, seat, self.bots, bot_rng=self.bot_rng, reaction_rng=self.reaction_rng,
-            io=self.io, names=names, pace=opts.pace,
+            deal,
+            seat,
+            self.bots,
+            bot_rng=self.bot_rng,
+            reaction_rng=self.reaction_rng,
+            io=self.io,
+            names=names,
+            pace=opts.pace,
             title=f"{label} · {opts.ruleset.id} · {names[deal.dealer]} "
-                  f"deal{'' if deal.dealer == seat else 's'}",
+            f"deal{'' if deal.dealer == seat else 's'}",
             totals=self.match.totals if opts.deals > 1 else None,
-            claiming=claimants(opts.level, opts.players, seat))
+            claiming=claimants(opts.level, opts.players, seat),
+        )
 
     def _deal(self, k: int) -> bool:
         """Play deal ``k``; False when the learner left it unfinished."""
@@ -188,7 +200,7 @@ class _Session:
             player.run()
         except (EOFError, KeyboardInterrupt):
             kept = True
-            self._keep(deal)                    # first saved, then said
+            self._keep(deal)  # first saved, then said
             io.say()
             io.say(_saved_line(deal, self.record_path, k, self.unsaved), style="yellow")
             raise
@@ -199,8 +211,12 @@ class _Session:
             result.quit = True
             io.say("You left the deal before its end.", style="yellow")
             if self.record_path is not None:
-                io.say(f"The deal so far is saved to {self.record_path}" if not self.unsaved
-                       else f"The deal so far is not saved ({self.unsaved}).", style="dim")
+                io.say(
+                    f"The deal so far is saved to {self.record_path}"
+                    if not self.unsaved
+                    else f"The deal so far is not saved ({self.unsaved}).",
+                    style="dim",
+                )
             return False
         self._after(k, deal, player)
         return True
@@ -209,30 +225,49 @@ class _Session:
         """The settlement, the review, the progress and the totals after deal ``k``."""
         io, opts, names, rs = self.io, self.opts, self.names, self.opts.ruleset
         game = self.games[k]
-        self.match.record_deal(deal)         # the totals leave a practice game out
+        self.match.record_deal(deal)  # the totals leave a practice game out
         if self.pays and not game.practice and deal.result is not None:
             # (a seat's net is None only where no stakes move: pairs scoring without payments)
-            self.balances = [b + (r.net or 0)
-                             for b, r in zip(self.balances, deal.result.settlement)]
+            self.balances = [
+                b + (r.net or 0) for b, r in zip(self.balances, deal.result.settlement)
+            ]
         io.say()
         io.show(settlement_table(deal, names, io.symbols))
         io.say()
         review = review_with_progress(deal, opts.seat, names, opts.review_samples, io)
         self.result.reviews.append(review)
-        io.show(review_renderable(player.mistakes, player.sightings, review=review, names=names,
-                                  seat=opts.seat, symbols=io.symbols,
-                                  set_aside=rs.game().sets_aside_table_mournival))
+        io.show(
+            review_renderable(
+                player.mistakes,
+                player.sightings,
+                review=review,
+                names=names,
+                seat=opts.seat,
+                symbols=io.symbols,
+                set_aside=rs.game().sets_aside_table_mournival,
+            )
+        )
         if self.store is not None:
-            record_deal(self.store, player, "play", rs.id, opts.seed, k,
-                        timed=not io.clock.piped)
+            record_deal(self.store, player, "play", rs.id, opts.seed, k, timed=not io.clock.piped)
         if opts.deals > 1:
             io.say()
-            io.show(totals_table(names, self.match.totals, k + 1, rs.has_stakes,
-                                 any(g.practice for g in self.games[:k + 1]),
-                                 self.balances if self.pays else None))
+            io.show(
+                totals_table(
+                    names,
+                    self.match.totals,
+                    k + 1,
+                    rs.has_stakes,
+                    any(g.practice for g in self.games[: k + 1]),
+                    self.balances if self.pays else None,
+                )
+            )
         if self.record_path is not None:
-            io.say(f"Deal record saved to {self.record_path}" if not self.unsaved else
-                   f"Deal record not saved ({self.unsaved}).", style="dim")
+            io.say(
+                f"Deal record saved to {self.record_path}"
+                if not self.unsaved
+                else f"Deal record not saved ({self.unsaved}).",
+                style="dim",
+            )
 
     def _keep(self, deal: Deal) -> None:
         """Keep ``deal``'s record for ``--export``, and append it to the match's file of
@@ -244,8 +279,7 @@ class _Session:
         try:
             _append(self.record_path, rec)
         except OSError as exc:
-            self._not_saved(f"{self.record_path} cannot be written "
-                            f"({exc.strerror or exc})")
+            self._not_saved(f"{self.record_path} cannot be written ({exc.strerror or exc})")
 
     def _not_saved(self, why: str) -> None:
         """The deal records cannot be saved, for ``why``: none is tried again, each deal says
@@ -293,14 +327,17 @@ def match_games(rs: Ruleset, players: int, first: int, deals: int) -> Sequence[G
     games = plan_games(rs, players, first)
     if deals > len(games):
         fmt = rs.match_format
-        raise UsageError(f"a {rs.id} match is {fmt['rounds']} rounds of {fmt['games']} games "
-                         f"({len(games)} deals): play at most {len(games)} deals (laugh match "
-                         "keeps the whole sheet)")
+        raise UsageError(
+            f"a {rs.id} match is {fmt['rounds']} rounds of {fmt['games']} games "
+            f"({len(games)} deals): play at most {len(games)} deals (laugh match "
+            "keeps the whole sheet)"
+        )
     return games[:deals]
 
 
-def review_with_progress(deal: Deal, seat: int, names: Sequence[str], samples: int,
-                         io: LearnerIO) -> DealReview | None:
+def review_with_progress(
+    deal: Deal, seat: int, names: Sequence[str], samples: int, io: LearnerIO
+) -> DealReview | None:
     """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`, ``samples``
     playouts a decision), None when ``samples`` is 0.  At a terminal, a progress bar appears once
     it takes more than a moment (a quarter of a second by ``io``'s clock), and goes when it is
@@ -321,8 +358,9 @@ def review_with_progress(deal: Deal, seat: int, names: Sequence[str], samples: i
             part = min(done_samples / samples, 0.99)
             bar[0](done + part, total)
 
-        return review_deal(deal, seat, names, samples=samples, symbols=io.symbols,
-                           progress=progress)
+        return review_deal(
+            deal, seat, names, samples=samples, symbols=io.symbols, progress=progress
+        )
 
 
 def _saved_line(deal: Deal, record_path: Path | None, k: int, unsaved: str | None) -> str:
@@ -350,7 +388,7 @@ def _append(path: Path, rec: dict[str, Any]) -> None:
         end = os.lseek(fd, 0, os.SEEK_END)
         try:
             while data:
-                data = data[os.write(fd, data):]
+                data = data[os.write(fd, data) :]
             os.fsync(fd)
         except OSError:
             os.ftruncate(fd, end)
@@ -359,16 +397,35 @@ def _append(path: Path, rec: dict[str, Any]) -> None:
         os.close(fd)
 
 
-def record_deal(store: ProgressStore, player: DealPlayer, context: str, ruleset_id: str,
-                seed: int | str, k: int, timed: bool = True) -> None:
+def record_deal(
+    store: ProgressStore,
+    player: DealPlayer,
+    context: str,
+    ruleset_id: str,
+    seed: int | str,
+    k: int,
+    timed: bool = True,
+) -> None:
     """Record deal ``k`` of a ``context`` (``play`` or ``match``) of ``seed`` in ``store``: its
     graded moments as answers (claims, declarations, at-risk captures) and its figures of
     spotting oversights (:meth:`~tutor.teaching.progress.ProgressStore.record_sighting`); a
     time only when ``timed`` (typed at a terminal)."""
     source = f"{context}:{ruleset_id}:{seed}:{k}"
     for i, o in enumerate(player.opportunities):
-        store.record_answer(f"{source}:{o.index}:{i}", o.kind, o.themes, o.correct,
-                            o.seconds if timed else None, ruleset=ruleset_id)
+        store.record_answer(
+            f"{source}:{o.index}:{i}",
+            o.kind,
+            o.themes,
+            o.correct,
+            o.seconds if timed else None,
+            ruleset=ruleset_id,
+        )
     for s in player.sightings:
-        store.record_sighting(context, s.kind, s.outcome, s.seconds if timed else None,
-                              ruleset=ruleset_id, source=f"{source}:{s.index}")
+        store.record_sighting(
+            context,
+            s.kind,
+            s.outcome,
+            s.seconds if timed else None,
+            ruleset=ruleset_id,
+            source=f"{source}:{s.index}",
+        )

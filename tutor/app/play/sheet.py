@@ -25,7 +25,15 @@ from tutor.engine.game import Game
 from tutor.engine.parameters import value_words
 from tutor.puzzles.board import action_text, cards_text
 
-__all__ = ["SettlementSheet", "settlement_renderable", "settlement_table", "review_renderable", "slips_grid", "spotting_line", "totals_table"]
+__all__ = [
+    "SettlementSheet",
+    "settlement_renderable",
+    "settlement_table",
+    "review_renderable",
+    "slips_grid",
+    "spotting_line",
+    "totals_table",
+]
 
 
 @dataclass(frozen=True)
@@ -57,9 +65,19 @@ class SettlementSheet:
         res = deal.result
         if res is None:
             raise IllegalAction("the deal is not over: there is no settlement yet")
-        return cls(deal.game, deal.dealer, tuple(res.settlement), res.last_in, res.bonus_to,
-                   tuple(res.pot_to or ()), bool(res.payments), tuple(res.leftovers),
-                   res.leftovers_to, tuple(res.set_aside), res.set_aside_to)
+        return cls(
+            deal.game,
+            deal.dealer,
+            tuple(res.settlement),
+            res.last_in,
+            res.bonus_to,
+            tuple(res.pot_to or ()),
+            bool(res.payments),
+            tuple(res.leftovers),
+            res.leftovers_to,
+            tuple(res.set_aside),
+            res.set_aside_to,
+        )
 
 
 def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
@@ -73,9 +91,15 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
 _Column = tuple[str, Callable[[SeatSettlement], str]]
 
 
-def settlement_renderable(sheet: SettlementSheet, names: Sequence[str], symbols: bool, *,
-                          title: str = "Settlement", you: int | None = None,
-                          totals: Sequence[int] | None = None) -> Group:
+def settlement_renderable(
+    sheet: SettlementSheet,
+    names: Sequence[str],
+    symbols: bool,
+    *,
+    title: str = "Settlement",
+    you: int | None = None,
+    totals: Sequence[int] | None = None,
+) -> Group:
     """The one drawing of a settlement, for offline play, matches, the coach and a live table's
     client: per seat the cards won in play and at the end, and under stakes the ante, lie-down
     payments, bonus, stakes for cards, share of the pot and net; under pairs the bonus and
@@ -95,8 +119,13 @@ def settlement_renderable(sheet: SettlementSheet, names: Sequence[str], symbols:
     for r in sheet.rows:
         who = _who(sheet, names, r.seat, you)
         extra = _total(totals, r.seat)
-        t.add_row(Text(who), *[fn(r) for _, fn in cols], Text(last[0][1](r), style="bold"),
-                  *[fn(r) for _, fn in last[1:]], *extra)
+        t.add_row(
+            Text(who),
+            *[fn(r) for _, fn in cols],
+            Text(last[0][1](r), style="bold"),
+            *[fn(r) for _, fn in last[1:]],
+            *extra,
+        )
         stacked.append(_stacked_line(who, r, cols, last, extra))
     lines: list[RenderableType] = [Text(title, style="bold"), _Fitted(t, Group(*stacked))]
     notes = _notes(sheet, names, sheet.game.ruleset.has_stakes)
@@ -113,8 +142,9 @@ def _total(totals: Sequence[int] | None, seat: int) -> list[str]:
     return [str(totals[seat]) if seat < len(totals) else ""]
 
 
-def _stacked_line(who: str, r: SeatSettlement, cols: list[_Column], last: list[_Column],
-                  extra: list[str]) -> Text:
+def _stacked_line(
+    who: str, r: SeatSettlement, cols: list[_Column], last: list[_Column], extra: list[str]
+) -> Text:
     """A seat's settlement as one line, for a width too narrow for the table: the working's
     non-empty entries, then the result (bold) and the running total."""
     line = Text(f"{who}: ", style="bold")
@@ -156,9 +186,17 @@ def _columns(sheet: SettlementSheet) -> list[_Column]:
     the end only where some were."""
     game = sheet.game
     moved = any(r.leftovers or r.set_aside for r in sheet.rows)
-    wanted = [(moved, _IN_PLAY), (moved, _END), (True, _WON), (game.ruleset.has_stakes, _ANTE),
-              (sheet.payments, _PAID), (sheet.payments, _GOT), (game.has_bonus, _BONUS),
-              (game.settles_by_breakeven, _CARDS), (game.pot_to_one_winner, _POT)]
+    wanted = [
+        (moved, _IN_PLAY),
+        (moved, _END),
+        (True, _WON),
+        (game.ruleset.has_stakes, _ANTE),
+        (sheet.payments, _PAID),
+        (sheet.payments, _GOT),
+        (game.has_bonus, _BONUS),
+        (game.settles_by_breakeven, _CARDS),
+        (game.pot_to_one_winner, _POT),
+    ]
     return [col for applies, col in wanted if applies]
 
 
@@ -192,12 +230,16 @@ def _bonus_and_pot(sheet: SettlementSheet, names: Sequence[str]) -> list[str]:
     out = []
     bonus = game.count.last_in_bonus if game.players is not None else 0
     if sheet.bonus_to is not None and bonus:
-        out.append(f"Bonus {bonus} to {_name(names, sheet.bonus_to)}: "
-                   f"{value_words('bonus_to', rs.bonus_to)}.")
+        out.append(
+            f"Bonus {bonus} to {_name(names, sheet.bonus_to)}: "
+            f"{value_words('bonus_to', rs.bonus_to)}."
+        )
     if game.pot_to_one_winner and sheet.pot_to:
         share = sum(r.pot_share for r in sheet.rows)
-        out.append(f"Pot {share} to {', '.join(_name(names, q) for q in sheet.pot_to)}: "
-                   f"{value_words('pot_to', rs.pot_to)}.")
+        out.append(
+            f"Pot {share} to {', '.join(_name(names, q) for q in sheet.pot_to)}: "
+            f"{value_words('pot_to', rs.pot_to)}."
+        )
     return out
 
 
@@ -207,14 +249,19 @@ def _end_lines(sheet: SettlementSheet, names: Sequence[str], symbols: bool) -> l
     lines = []
     rs = sheet.game.ruleset
     if sheet.leftovers:
-        lt = Text(value_words("leftovers_to", rs.leftovers_to).capitalize()
-                  + (f" ({_name(names, sheet.leftovers_to)})"
-                     if sheet.leftovers_to is not None else "") + ": ")
+        lt = Text(
+            value_words("leftovers_to", rs.leftovers_to).capitalize()
+            + (f" ({_name(names, sheet.leftovers_to)})" if sheet.leftovers_to is not None else "")
+            + ": "
+        )
         lt.append_text(cards_text(sheet.leftovers, symbols))
         lines.append(lt)
     if sheet.set_aside:
-        st = Text(f"The set-aside mournival to {_name(names, sheet.set_aside_to)}: "
-                  if sheet.set_aside_to is not None else "The set-aside mournival: ")
+        st = Text(
+            f"The set-aside mournival to {_name(names, sheet.set_aside_to)}: "
+            if sheet.set_aside_to is not None
+            else "The set-aside mournival: "
+        )
         st.append_text(cards_text(sheet.set_aside, symbols))
         lines.append(st)
     return lines
@@ -237,9 +284,16 @@ class _Fitted:
         yield self.wide if need <= options.max_width else self.narrow
 
 
-def review_renderable(mistakes: Sequence[Mistake], sightings: Sequence[Sighting] = (), *,
-                      review: DealReview | None = None, names: Sequence[str] | None = None,
-                      seat: int = 0, symbols: bool = True, set_aside: bool = False) -> Group:
+def review_renderable(
+    mistakes: Sequence[Mistake],
+    sightings: Sequence[Sighting] = (),
+    *,
+    review: DealReview | None = None,
+    names: Sequence[str] | None = None,
+    seat: int = 0,
+    symbols: bool = True,
+    set_aside: bool = False,
+) -> Group:
     """The review of the learner's play: how the learner spotted oversights (``sightings``:
     hits, misses and false claims, :func:`spotting_line`), the rule-based slips, each with the
     engine's reason (every miss and false claim among them), then, when ``review`` is given, the costliest decisions by the engine's analysis, each with its loss, what was
@@ -250,13 +304,19 @@ def review_renderable(mistakes: Sequence[Mistake], sightings: Sequence[Sighting]
     if said:
         lines.append(Text(said, style="dim"))
     if not mistakes:
-        lines.append(Text("No mistakes: every claim made, every declaration in time, every "
-                          "at-risk capture taken first.", style="green"))
+        lines.append(
+            Text(
+                "No mistakes: every claim made, every declaration in time, every "
+                "at-risk capture taken first.",
+                style="green",
+            )
+        )
     else:
         lines.append(slips_grid([(m.title, m.index, m.text, m.reason) for m in mistakes]))
     if review is not None:
-        lines += costly_lines(review, names or [f"Player {q}" for q in range(64)], seat, symbols,
-                              set_aside)
+        lines += costly_lines(
+            review, names or [f"Player {q}" for q in range(64)], seat, symbols, set_aside
+        )
     return Group(*lines)
 
 
@@ -284,15 +344,18 @@ def spotting_line(sightings: Sequence[Sighting]) -> str:
     false = sum(s.outcome == FALSE_CLAIM for s in sightings)
     parts = []
     if hits + misses:
-        parts.append(f"Oversights you could claim: {hits + misses}; you claimed {hits} first "
-                     f"and missed {misses}.")
+        parts.append(
+            f"Oversights you could claim: {hits + misses}; you claimed {hits} first "
+            f"and missed {misses}."
+        )
     if false:
         parts.append(f"False claims (claims of nothing claimable): {false}.")
     return " ".join(parts)
 
 
-def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: bool,
-                 set_aside: bool = False) -> list:
+def costly_lines(
+    review: DealReview, names: Sequence[str], seat: int, symbols: bool, set_aside: bool = False
+) -> list:
     """The costliest decisions of a :class:`~tutor.app.play.review.DealReview` as renderables:
     a heading with how many decisions were analysed and the expected loss over them, then each
     costly decision's action number, loss class and loss, what was played and what was best,
@@ -300,15 +363,23 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
     unit = review.unit
     n = review.decisions
     head = Text("Your costliest decisions", style="bold")
-    head.append(f" (the engine's analysis of your {n} decision{'s' if n != 1 else ''}, up to "
-                f"{review.samples} deals played out each; expected loss over the deal "
-                f"{review.total_loss:.2f} {unit})", style="dim")
+    head.append(
+        f" (the engine's analysis of your {n} decision{'s' if n != 1 else ''}, up to "
+        f"{review.samples} deals played out each; expected loss over the deal "
+        f"{review.total_loss:.2f} {unit})",
+        style="dim",
+    )
     out: list = [head]
     if not review.costly:
         least = LOSS_CLASSES[0][1]
-        out.append(Text(f"None cost {least:g} {unit} or more: each was the best option or close "
-                        "to it." if n else "No decision to weigh: every move was forced.",
-                        style="green"))
+        out.append(
+            Text(
+                f"None cost {least:g} {unit} or more: each was the best option or close to it."
+                if n
+                else "No decision to weigh: every move was forced.",
+                style="green",
+            )
+        )
         return out
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", no_wrap=True)
@@ -317,12 +388,13 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
     for i, c in enumerate(review.costly, 1):
         top = Text()
         top.append(f"Action {c.index + 1}: ", style="bold")
-        top.append(f"{c.verdict}, {minus}{c.loss:.2f} {unit}",
-                   style=_VERDICT_STYLE.get(c.verdict, "bold"))
+        top.append(
+            f"{c.verdict}, {minus}{c.loss:.2f} {unit}", style=_VERDICT_STYLE.get(c.verdict, "bold")
+        )
         top.append(f" (± {c.loss_ci95:.2f})", style="dim")
         did = Text()
         did.append_text(_option_text(c.played, names, seat, symbols, set_aside))
-        if c.then is not None:          # a question of timing: held through the turn action
+        if c.then is not None:  # a question of timing: held through the turn action
             then = action_text(c.then, names, seat, symbols, set_aside)
             did.append(", then ")
             did.append(_mid_sentence(then.plain))
@@ -334,9 +406,14 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
         if c.then is not None and c.best is not None:
             did.append(" first")
         if not c.clear and c.alike:
-            did.append(" (or about as good: " + "; ".join(
-                _mid_sentence(_option_text(a, names, seat, symbols, set_aside).plain)
-                for a in c.alike) + ")")
+            did.append(
+                " (or about as good: "
+                + "; ".join(
+                    _mid_sentence(_option_text(a, names, seat, symbols, set_aside).plain)
+                    for a in c.alike
+                )
+                + ")"
+            )
         did.append(".")
         grid.add_row(Text(f"{i}.", style="bold"), Group(top, did, Text(c.why, style="dim")))
     out.append(grid)
@@ -360,9 +437,15 @@ def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: b
     return action_text(a, names, seat, symbols, set_aside)
 
 
-def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes: bool,
-                 practice: bool = False, balances: Sequence[int] | None = None,
-                 title: str | None = None) -> Group:
+def totals_table(
+    names: Sequence[str],
+    totals: Sequence[int],
+    deals: int,
+    stakes: bool,
+    practice: bool = False,
+    balances: Sequence[int] | None = None,
+    title: str | None = None,
+) -> Group:
     """Match totals after ``deals`` deals (``practice``: the first deal is not counted):
     ``totals`` are net stakes (``stakes``: stakes and pot scoring) or points; ``balances`` the
     stakes paid and received on lying down under points scoring (RULES.md 3.6), if any;

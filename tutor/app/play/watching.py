@@ -57,22 +57,23 @@ class Watching:
     declared for the checker only (:meth:`_choose`, :meth:`_fresh`)."""
 
     deal: Deal
-    seat: int                           # the learner's
+    seat: int  # the learner's
     io: LearnerIO
-    clock: Clock                        # ``io``'s: every claim is timed by it
-    names: list[str]                    # one a seat
+    clock: Clock  # ``io``'s: every claim is timed by it
+    names: list[str]  # one a seat
     symbols: bool
     watch: R.ClaimWatch
     races: list[Race]
     mistakes: list[Mistake]
     opportunities: list[Opportunity]
     sightings: list[Sighting]
-    hints: int                          # hints asked for this deal
-    _set_aside: bool                    # a table mournival is set aside (the deal's game)
+    hints: int  # hints asked for this deal
+    _set_aside: bool  # a table mournival is set aside (the deal's game)
 
     if TYPE_CHECKING:
-        def _choose(self, intent: Intent) -> Action | None: ...    # DealPlayer
-        def _fresh(self) -> None: ...                                # DealPlayer
+
+        def _choose(self, intent: Intent) -> Action | None: ...  # DealPlayer
+        def _fresh(self) -> None: ...  # DealPlayer
 
     @property
     def piped(self) -> bool:
@@ -91,12 +92,15 @@ class Watching:
     def _events(self) -> list[Event]:
         """The computer players' claims still to come, as events of a read: each, when its time
         comes, is decided (and shown above the prompt, which stays open)."""
+
         def fire(at: float) -> Callable[[], bool]:
             def run() -> bool:
                 self._show(self.watch.advance(at))
-                self._fresh()           # a claim while the prompt is open: the table again
+                self._fresh()  # a claim while the prompt is open: the table again
                 return False
+
             return run
+
         return [(at, fire(at)) for at, _, _ in self.watch.due()]
 
     def _let_time_pass(self, seconds: float) -> None:
@@ -114,8 +118,9 @@ class Watching:
         unreadable or incomplete naming is asked again (never graded); Enter takes the claim
         back; a claim that fits several oversights is asked which."""
         if text is None:
-            self.io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
-                        style="bold")
+            self.io.say(
+                "You claim! Name the cards (or the rank); Enter takes the claim back.", style="bold"
+            )
         while True:
             if text is None:
                 reply = self.io.read(NAME_PROMPT, None, words=CLAIM_WORDS, events=self._events())
@@ -137,14 +142,18 @@ class Watching:
 
     def _claim_one_of(self, out: R.Outcome) -> None:
         """A claim that fits several oversights: the learner picks one (the time runs on)."""
-        picked = self._choose(Intent("actions", actions=list(out.candidates),
-                                     message=out.reason.words(self.seat, self.names),
-                                     claim=True))
+        picked = self._choose(
+            Intent(
+                "actions",
+                actions=list(out.candidates),
+                message=out.reason.words(self.seat, self.names),
+                claim=True,
+            )
+        )
         if picked is None:
             self.io.say("No claim.", style="dim")
             return
-        self._show(self.watch.arrive(self.seat, picked, self.clock.now()),
-                   typed=picked.notation())
+        self._show(self.watch.arrive(self.seat, picked, self.clock.now()), typed=picked.notation())
 
     # -- outcomes -------------------------------------------------------------------------------
 
@@ -156,10 +165,13 @@ class Watching:
             elif o.result == R.FALSE_CLAIM:
                 self.io.say(claim_words(o, self.seat, self.names), style="yellow")
                 idx = len(self.deal.history)
-                if not self.hints:          # after a hint a claim counts in no figure
+                if not self.hints:  # after a hint a claim counts in no figure
                     self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
-                self.mistakes.append(false_claim_mistake(
-                    typed, o.reason.words(self.seat, self.names, capital=True), idx))
+                self.mistakes.append(
+                    false_claim_mistake(
+                        typed, o.reason.words(self.seat, self.names, capital=True), idx
+                    )
+                )
             elif o.result == R.TOO_LATE:
                 self.io.say(claim_words(o, self.seat, self.names), style="yellow")
         if outs:
@@ -176,47 +188,65 @@ class Watching:
         rivals = w.rivals(but=o.seat)
         runner = rivals[0] if rivals else None
         ov = w.oversight
-        r = Race(len(d.history) - 1, ov.kind, a.cards, ov.offender, dict(w.reactions),
-                 secs if mine else None, w.may_claim(self.seat), o.seat, secs,
-                 runner[0] if runner else None, runner[1] - secs if runner else None,
-                 self.piped, hinted=mine and self.hints > 0)
+        r = Race(
+            len(d.history) - 1,
+            ov.kind,
+            a.cards,
+            ov.offender,
+            dict(w.reactions),
+            secs if mine else None,
+            w.may_claim(self.seat),
+            o.seat,
+            secs,
+            runner[0] if runner else None,
+            runner[1] - secs if runner else None,
+            self.piped,
+            hinted=mine and self.hints > 0,
+        )
         self.races.append(r)
         self.io.say("    " + self.race_line(r), style="dim")
-        if mine and not r.hinted:       # a claim after a hint counts in no figure
+        if mine and not r.hinted:  # a claim after a hint counts in no figure
             timed = None if self.piped else secs
-            self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), True, timed,
-                                                  ov.index))
+            self.opportunities.append(
+                Opportunity("spot-oversight", (ov.kind,), True, timed, ov.index)
+            )
             self.sightings.append(Sighting(HIT, ov.kind, timed, ov.index))
 
     def _missed(self, w: R.Watched) -> None:
         ov = w.oversight
-        self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), False, None,
-                                              ov.index))
+        self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), False, None, ov.index))
         self.sightings.append(Sighting(MISS, ov.kind, None, ov.index))
         self.mistakes.append(missed_claim(w, self.names, self.symbols))
 
     def race_line(self, r: Race) -> str:
         """Who was first to the claim, in how long, and by how much."""
+
         def name(q: int) -> str:
             return "you" if q == self.seat else self.names[q]
+
         if r.winner == self.seat and r.hinted:
-            return ("You claimed first, with a hint this deal: the claim counts in no figure, "
-                    "best or rating.")
+            return (
+                "You claimed first, with a hint this deal: the claim counts in no figure, "
+                "best or rating."
+            )
         if r.winner == self.seat:
             if r.piped:
                 head = "You claimed first (piped input: no real time, your line is read first)"
                 others = sorted(r.reactions.items(), key=lambda x: x[1])
                 if others:
-                    head += "; " + ", ".join(f"{self.names[q]} would have claimed in {t:.2f} s"
-                                             for q, t in others)
+                    head += "; " + ", ".join(
+                        f"{self.names[q]} would have claimed in {t:.2f} s" for q, t in others
+                    )
                 return head + "."
             # the timing said last, in brackets: a line wrapped before "Enter" never reads as
             # a key to press ("Enter; no computer player ...")
             head = f"You claimed first, in {r.learner or 0:.2f} s"
             timed = " (timed from the moment it could be claimed until you pressed Enter)."
             if r.runner_up is not None:
-                return (head + f": {r.margin:.2f} s ahead of {name(r.runner_up)}, who took "
-                        f"{r.reactions.get(r.runner_up, 0):.2f} s" + timed)
+                return (
+                    head + f": {r.margin:.2f} s ahead of {name(r.runner_up)}, who took "
+                    f"{r.reactions.get(r.runner_up, 0):.2f} s" + timed
+                )
             return head + ", and no computer player was going to claim it" + timed
         head = f"{self.names[r.winner]} claimed first, in {r.window:.2f} s"
         if r.runner_up is not None:

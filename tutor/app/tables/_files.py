@@ -91,7 +91,7 @@ class Reserve:
         while len(self.fds) < self.n:
             try:
                 self.fds.append(os.open(os.devnull, os.O_RDONLY))
-            except OSError:         # none to spare now: refilled after the next save
+            except OSError:  # none to spare now: refilled after the next save
                 return
 
     @contextmanager
@@ -124,8 +124,12 @@ class ServerFiles:
     server prints it on its pane and logs it); ``later(seconds, fn)`` runs ``fn`` after a while
     (the server's loop), for the retries."""
 
-    def __init__(self, folder: Path, on_problem: Callable[[str], None],
-                 later: Callable[[float, Callable[[], object]], Any] | None = None):
+    def __init__(
+        self,
+        folder: Path,
+        on_problem: Callable[[str], None],
+        later: Callable[[float, Callable[[], object]], Any] | None = None,
+    ):
         self.folder = folder
         self.on_problem = on_problem
         self.later = later
@@ -152,31 +156,37 @@ class ServerFiles:
         Returns True when the system has them all; False (said, and tried again: the journal
         then written whole, :meth:`_rewrite_journal`) when they could not be written: the
         table must show none of them until :meth:`blocked` says it is saved."""
-        if number in self._journal_due:         # behind already: the retry writes it whole
+        if number in self._journal_due:  # behind already: the retry writes it whole
             self._journal_due[number] = (game, deal)
             return False
         try:
             f = self._journals.get(number)
             if new or f is None:
-                self._ended.discard(number)     # a new deal: the last one's is done
+                self._ended.discard(number)  # a new deal: the last one's is done
                 if f is not None:
                     f.close()
-                with self.reserve.released():   # a descriptor only to open it
+                with self.reserve.released():  # a descriptor only to open it
                     f = _open_private(journal_path(self.folder, number), "w")
                 self._journals[number] = f
                 f.write(_journal_head(game, deal))
                 self._written[number] = 0
             done = self._written.get(number, 0)
-            f.write("".join(json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
-                            for a in deal.history[done:]))
-            f.flush()                   # the system has it: a kill -9 loses nothing
+            f.write(
+                "".join(
+                    json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
+                    for a in deal.history[done:]
+                )
+            )
+            f.flush()  # the system has it: a kill -9 loses nothing
             self._written[number] = len(deal.history)
             return True
         except OSError as exc:
             _close_quietly(self._journals.pop(number, None))
             self._journal_due[number] = (game, deal)
-            self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the table "
-                          "is paused until it is saved)")
+            self._problem(
+                f"could not journal table {number}'s deal: {_why(exc)} (the table "
+                "is paused until it is saved)"
+            )
             return False
 
     def _rewrite_journal(self, number: int) -> bool:
@@ -187,13 +197,21 @@ class ServerFiles:
         path = journal_path(self.folder, number)
         try:
             with self.reserve.released():
-                write_atomic(path, _journal_head(game, deal) + "".join(
-                    json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
-                    for a in deal.history), mode=0o600)
+                write_atomic(
+                    path,
+                    _journal_head(game, deal)
+                    + "".join(
+                        json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
+                        for a in deal.history
+                    ),
+                    mode=0o600,
+                )
                 f = _open_private(path, "a")
         except OSError as exc:
-            self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the table "
-                          "is paused until it is saved)")
+            self._problem(
+                f"could not journal table {number}'s deal: {_why(exc)} (the table "
+                "is paused until it is saved)"
+            )
             return False
         self._journals[number] = f
         self._written[number] = len(deal.history)
@@ -205,8 +223,11 @@ class ServerFiles:
         without: actions of the deal in play not journaled, or a finished deal's record or
         match not written (a new deal's journal would stand where the last one's is still
         needed).  The server shows nothing new of the table, and plays nothing, until then."""
-        return number in self._journal_due or bool(self._records.get(number)) \
+        return (
+            number in self._journal_due
+            or bool(self._records.get(number))
             or number in self._match_due
+        )
 
     def _end_journal(self, number: int) -> None:
         f = self._journals.pop(number, None)
@@ -240,13 +261,12 @@ class ServerFiles:
                     lines.clear()
                 text = self._match_due.get(number)
                 if text is not None:
-                    write_atomic(match_path(self.folder, number), text() + "\n",
-                                 mode=0o600)
+                    write_atomic(match_path(self.folder, number), text() + "\n", mode=0o600)
                     self._match_due.pop(number, None)
         except OSError as exc:
             self._problem(f"could not save table {number}: {_why(exc)}")
             return False
-        if number in self._ended:       # its record is out: the journal has done its work
+        if number in self._ended:  # its record is out: the journal has done its work
             self._ended.discard(number)
             self._journal_due.pop(number, None)
             self._end_journal(number)
@@ -282,8 +302,9 @@ class ServerFiles:
         path = self.folder / "server.json"
         try:
             with self.reserve.released():
-                write_atomic(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n",
-                             mode=0o600)
+                write_atomic(
+                    path, json.dumps(state, ensure_ascii=False, indent=1) + "\n", mode=0o600
+                )
             self._state_due = None
             return True
         except OSError as exc:
@@ -314,14 +335,18 @@ class ServerFiles:
     @property
     def pending(self) -> bool:
         """True while a save waits to be tried again."""
-        return bool(self._state_due is not None or any(self._records.values())
-                    or self._match_due or self._journal_due)
+        return bool(
+            self._state_due is not None
+            or any(self._records.values())
+            or self._match_due
+            or self._journal_due
+        )
 
     def _problem(self, text: str) -> None:
         self._failures += 1
         delay = RETRY[min(self._failures - 1, len(RETRY) - 1)]
         if self._journal_due or any(self._records.values()) or self._match_due:
-            delay = min(delay, PAUSED_RETRY)        # a table is paused until it is saved
+            delay = min(delay, PAUSED_RETRY)  # a table is paused until it is saved
         self.on_problem(f"{text}; trying again in {delay:g} s")
         if self.later is not None and not self._retry_pending and not self.closed:
             self._retry_pending = True
@@ -341,8 +366,10 @@ class ServerFiles:
                 ok = self._write_table(number) and ok
         if ok and not self.pending:
             self._failures = 0
-            self.on_problem(f"saved everything that was waiting (after {tries} failed "
-                            f"{'try' if tries == 1 else 'tries'})")
+            self.on_problem(
+                f"saved everything that was waiting (after {tries} failed "
+                f"{'try' if tries == 1 else 'tries'})"
+            )
         return not self.pending
 
     def close(self) -> None:
@@ -404,9 +431,17 @@ def _open_private(path: Path, mode: str) -> IO[str]:
 
 def _journal_head(game: int, deal: Deal) -> str:
     """A journal's first line: its format, the game's index and the deal with no actions."""
-    return json.dumps({"format": JOURNAL_FORMAT, "game": game,
-                       "record": dict(to_record(deal, with_result=False), actions=[])},
-                      ensure_ascii=False) + "\n"
+    return (
+        json.dumps(
+            {
+                "format": JOURNAL_FORMAT,
+                "game": game,
+                "record": dict(to_record(deal, with_result=False), actions=[]),
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 def _close_quietly(f: IO[str] | None) -> None:
@@ -414,7 +449,7 @@ def _close_quietly(f: IO[str] | None) -> None:
         return
     try:
         f.close()
-    except OSError:             # its buffer could not be written: the journal is rewritten
+    except OSError:  # its buffer could not be written: the journal is rewritten
         pass
 
 

@@ -42,8 +42,17 @@ from typing import Any
 
 from tutor.app.tables._limits import Bucket
 
-__all__ = ["ALL_BURST", "ALL_RATE", "GUESS_BURST", "GUESS_DELAY", "GUESS_RATE", "Guard",
-           "Limits", "OneLine", "Quiet"]
+__all__ = [
+    "ALL_BURST",
+    "ALL_RATE",
+    "GUESS_BURST",
+    "GUESS_DELAY",
+    "GUESS_RATE",
+    "Guard",
+    "Limits",
+    "OneLine",
+    "Quiet",
+]
 
 #: Wrong codes an address may give at once, and a second after that, before its checks wait.
 GUESS_BURST, GUESS_RATE = 20, 0.5
@@ -89,8 +98,9 @@ class Guard:
         """Connections open now."""
         return sum(self.open.values())
 
-    def admit(self, address: str, conn: Any = None,
-              close: Callable[[Any], None] | None = None) -> str | None:
+    def admit(
+        self, address: str, conn: Any = None, close: Callable[[Any], None] | None = None
+    ) -> str | None:
         """A connection ``conn`` from ``address`` has been accepted: None when it may stay (it
         is counted until :meth:`gone`, and as waiting until :meth:`settled`; ``conn`` None:
         counted, not as waiting), else why not (it is not counted).  When ``address`` has ``per_address`` connections waiting already,
@@ -103,7 +113,7 @@ class Guard:
         return None
 
     def _wait(self, address: str, conn: Any, close: Callable[[Any], None] | None) -> None:
-        if conn is None:            # not yet known as waiting (a proxy's, before its request)
+        if conn is None:  # not yet known as waiting (a proxy's, before its request)
             return
         waiting = self.waiting.setdefault(address, [])
         while len(waiting) >= self.limits.per_address:
@@ -112,8 +122,9 @@ class Guard:
                 close(oldest)
         waiting.append(conn)
 
-    def moved(self, conn: Any, old: str, new: str,
-              close: Callable[[Any], None] | None = None) -> None:
+    def moved(
+        self, conn: Any, old: str, new: str, close: Callable[[Any], None] | None = None
+    ) -> None:
         """``conn`` (admitted from ``old``) is counted from ``new`` from now on: a trusted
         proxy's connection, under the address it forwards for."""
         if old == new:
@@ -146,7 +157,7 @@ class Guard:
         b = self.guesses.get(address)
         if b is None:
             now = self.now()
-            if len(self.guesses) > 10_000:          # forget addresses with a full bucket
+            if len(self.guesses) > 10_000:  # forget addresses with a full bucket
                 self.guesses = {a: x for a, x in self.guesses.items() if not x.full(now)}
             b = self.guesses[address] = Bucket(GUESS_RATE, GUESS_BURST, now)
         return b
@@ -156,8 +167,11 @@ class Guard:
         and every address together have wrong guesses left, else :data:`GUESS_DELAY`.  The
         code is then compared, right or wrong: a right one is never refused."""
         now = self.now()
-        return 0.0 if self._bucket(address).level(now) >= 1 and self.shared.level(now) >= 1 \
+        return (
+            0.0
+            if self._bucket(address).level(now) >= 1 and self.shared.level(now) >= 1
             else GUESS_DELAY
+        )
 
     def missed(self, address: str) -> None:
         """A code ``address`` gave was wrong: it spends one of the address's guesses and one
@@ -191,8 +205,9 @@ class Quiet:
     """Lines logged at most once a second for each kind; the number left out is said with the
     next line of that kind (``(and 412 more like it)``), or by :meth:`flush`."""
 
-    def __init__(self, log: logging.Logger, now: Callable[[], float] = time.monotonic,
-                 every: float = 1.0):
+    def __init__(
+        self, log: logging.Logger, now: Callable[[], float] = time.monotonic, every: float = 1.0
+    ):
         self.log = log
         self.now = now
         self.every = every
@@ -242,7 +257,7 @@ class OneLine(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         if record.name.startswith("tutor."):
-            return True             # the server's own lines: rate-limited where they are said
+            return True  # the server's own lines: rate-limited where they are said
         key = (record.name, str(record.msg)[:80])
         now = self.now()
         budget = self._budget.get(key)

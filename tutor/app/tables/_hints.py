@@ -75,11 +75,12 @@ def _start_worker(parent: int) -> None:
         try:
             import ctypes
             import signal
+
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
         except (OSError, AttributeError):
             pass
-    if os.getppid() != parent:          # the server ended before the signal was asked for
+    if os.getppid() != parent:  # the server ended before the signal was asked for
         os._exit(0)
 
     def watch() -> None:
@@ -87,6 +88,7 @@ def _start_worker(parent: int) -> None:
             time.sleep(WATCH_EVERY)
             if os.getppid() != parent:
                 os._exit(0)
+
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
@@ -96,6 +98,7 @@ def _warm_up() -> bool:
     one that waits for it.  True when the kernel runs."""
     from tutor.app.play import review  # noqa: F401
     from tutor.engine.analysis import compiled
+
     return compiled()
 
 
@@ -103,6 +106,7 @@ def _work(pos: Deal, seat: int, names: list[str]) -> str:
     """The hint's words for ``seat`` at ``pos`` (in the worker), seeded from what the seat can
     see (:func:`tutor.app.play.review.view_seed`)."""
     from tutor.app.play.review import hint
+
     return hint(pos, seat, names).text
 
 
@@ -138,10 +142,13 @@ class HintService:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             import multiprocessing
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker,
-                                             initargs=(os.getpid(),))
+
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def warm(self) -> None:
@@ -157,8 +164,11 @@ class HintService:
         """The process ids of the workers running now (none before the first hint or warm-up,
         nor after :meth:`stop`)."""
         pool = self._pool
-        return [p.pid for p in getattr(pool, "_processes", {}).values()
-                if p.pid is not None] if pool is not None else []
+        return (
+            [p.pid for p in getattr(pool, "_processes", {}).values() if p.pid is not None]
+            if pool is not None
+            else []
+        )
 
     @property
     def busy(self) -> bool:
@@ -166,9 +176,14 @@ class HintService:
         self.sweep()
         return len(self._queue) + len(self._running) >= QUEUE
 
-    def ask(self, pos: Deal, seat: int, names: list[str],
-            done: Callable[[str | None], None],
-            current: Callable[[], bool] = lambda: True) -> bool:
+    def ask(
+        self,
+        pos: Deal,
+        seat: int,
+        names: list[str],
+        done: Callable[[str | None], None],
+        current: Callable[[], bool] = lambda: True,
+    ) -> bool:
         """Work out a hint for ``seat`` at ``pos`` (a deal the worker may read; no open
         oversight in it); ``done(text)`` is called on the server's loop with the hint's words,
         or None when none could be worked out or the position moved on before its turn in the
@@ -213,7 +228,7 @@ class HintService:
                 continue
             try:
                 fut = self._executor().submit(_work, a.pos, a.seat, a.names)
-            except RuntimeError:        # shut down, or a worker died: a new pool next time
+            except RuntimeError:  # shut down, or a worker died: a new pool next time
                 self._pool = None
                 a.done(None)
                 continue
@@ -226,8 +241,9 @@ class HintService:
                     return
                 try:
                     loop.call_soon_threadsafe(self._landed, f)
-                except RuntimeError:    # the loop has closed: the server has stopped
+                except RuntimeError:  # the loop has closed: the server has stopped
                     pass
+
             fut.add_done_callback(finished)
 
     def _landed(self, f: Future) -> None:

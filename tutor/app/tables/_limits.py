@@ -30,8 +30,10 @@ class Bucket:
 
     def __init__(self, rate: float, burst: float, now: float, tokens: float | None = None):
         if rate <= 0 or burst < 1:
-            raise ValueError(f"a bucket needs a rate above 0 and a burst of 1 or more, got "
-                             f"rate {rate}, burst {burst}")
+            raise ValueError(
+                f"a bucket needs a rate above 0 and a burst of 1 or more, got "
+                f"rate {rate}, burst {burst}"
+            )
         self.rate = float(rate)
         self.burst = float(burst)
         self.tokens = self.burst if tokens is None else float(tokens)

@@ -20,8 +20,17 @@ from tutor.teaching.io import LearnerIO
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
-__all__ = ["RETRY_FACTOR", "RETRY_FIRST", "RETRY_MIN", "RETRY_MOST", "Link", "Linked",
-           "Rejoining", "retry_delays", "shell_lines"]
+__all__ = [
+    "RETRY_FACTOR",
+    "RETRY_FIRST",
+    "RETRY_MIN",
+    "RETRY_MOST",
+    "Link",
+    "Linked",
+    "Rejoining",
+    "retry_delays",
+    "shell_lines",
+]
 
 #: The waits between tries to reconnect (:func:`retry_delays`): the first drawn at random below
 #: RETRY_FIRST seconds, then RETRY_MIN seconds growing by RETRY_FACTOR a try up to RETRY_MOST.
@@ -36,8 +45,10 @@ def retry_delays() -> Iterator[float]:
     the same instant and again in step at every try), then :data:`RETRY_MIN` growing by
     :data:`RETRY_FACTOR` a try, at most :data:`RETRY_MOST`."""
     from websockets.client import backoff
-    return backoff(initial_delay=RETRY_FIRST, min_delay=RETRY_MIN, max_delay=RETRY_MOST,
-                   factor=RETRY_FACTOR)
+
+    return backoff(
+        initial_delay=RETRY_FIRST, min_delay=RETRY_MIN, max_delay=RETRY_MOST, factor=RETRY_FACTOR
+    )
 
 
 class Link:
@@ -64,7 +75,7 @@ class Link:
     def _run(self) -> None:
         try:
             asyncio.run(self._main())
-        except Exception as exc:        # whatever ends the thread is said, never a traceback
+        except Exception as exc:  # whatever ends the thread is said, never a traceback
             self.inbox.put(Closed(text=f"the connection failed: {exc}"))
         finally:
             self._up.set()
@@ -72,10 +83,16 @@ class Link:
     async def _main(self) -> None:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
         self._loop = asyncio.get_running_loop()
         try:
-            async with connect(self.address, max_size=P.MAX_SERVER_BYTES, compression=None,
-                               open_timeout=10, close_timeout=2) as ws:
+            async with connect(
+                self.address,
+                max_size=P.MAX_SERVER_BYTES,
+                compression=None,
+                open_timeout=10,
+                close_timeout=2,
+            ) as ws:
                 self._ws = ws
                 await ws.send(P.encode(self.first))
                 self._up.set()
@@ -88,12 +105,14 @@ class Link:
                 except ConnectionClosed:
                     pass
                 reason = ws.close_reason or ""
-                self.inbox.put(Closed(code=ws.close_code,
-                                      text="the connection has ended" + (f": {reason}" if reason
-                                                                         else "")))
+                self.inbox.put(
+                    Closed(
+                        code=ws.close_code,
+                        text="the connection has ended" + (f": {reason}" if reason else ""),
+                    )
+                )
         except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
-            self.inbox.put(Closed(text=f"cannot reach {self.address}: "
-                                       f"{exc or type(exc).__name__}"))
+            self.inbox.put(Closed(text=f"cannot reach {self.address}: {exc or type(exc).__name__}"))
 
     def wait_for(self, kinds: Collection[str], seconds: float) -> Incoming | None:
         """The first message of the inbox whose ``type`` is one of ``kinds``, waiting at most
@@ -115,13 +134,17 @@ class Link:
             return
         try:
             asyncio.run_coroutine_threadsafe(self._ws.send(P.encode(message)), self._loop)
-        except RuntimeError:        # the loop has closed
+        except RuntimeError:  # the loop has closed
             pass
 
     def close(self) -> None:
         """Close the connection and wait (briefly) for the thread."""
-        if self._loop is not None and self._ws is not None and not self._loop.is_closed() \
-                and self._thread.is_alive():
+        if (
+            self._loop is not None
+            and self._ws is not None
+            and not self._loop.is_closed()
+            and self._thread.is_alive()
+        ):
             try:
                 fut = asyncio.run_coroutine_threadsafe(self._ws.close(1000, "bye"), self._loop)
                 fut.result(timeout=3)
@@ -171,26 +194,34 @@ class Rejoining:
 
     io: LearnerIO
     link: Linked
-    address: str                                # the server's, ws://host:port
-    code: str                                   # the table's join code
+    address: str  # the server's, ws://host:port
+    code: str  # the table's join code
     name: str
-    token: str | None                           # the seat's, once joined
+    token: str | None  # the seat's, once joined
     livery: str | None
-    tries: int                                  # tries to reconnect before giving up
-    connect: Callable[[dict[str, Any]], Link]   # a link sending this first message
-    lost: bool                                  # the connection dropped
-    deal: int                                   # the deal's number on the wire (-1: none)
-    stopping: bool                              # the server said it stops (a bye)
+    tries: int  # tries to reconnect before giving up
+    connect: Callable[[dict[str, Any]], Link]  # a link sending this first message
+    lost: bool  # the connection dropped
+    deal: int  # the deal's number on the wire (-1: none)
+    stopping: bool  # the server said it stops (a bye)
 
     if TYPE_CHECKING:
-        def handle(self, msg: Incoming) -> None: ...     # PlayerClient
+
+        def handle(self, msg: Incoming) -> None: ...  # PlayerClient
 
     def rejoin_command(self) -> list[str]:
         """The command that takes this seat back, as words (the seat code alone does it: the
         seat keeps its name and livery)."""
         if self.token:
-            return ["laugh", "table", "join", self.address, self.code, "--seat-code",
-                    P.spaced(self.token)]
+            return [
+                "laugh",
+                "table",
+                "join",
+                self.address,
+                self.code,
+                "--seat-code",
+                P.spaced(self.token),
+            ]
         return ["laugh", "table", "join", self.address, self.code, "--name", self.name]
 
     def say_rejoin(self, style: str = "dim") -> None:
@@ -214,13 +245,17 @@ class Rejoining:
         except Exception:
             pass
         delays = retry_delays()
-        floor = 0.0                     # the wait the server asked for, if it did
-        what = ("The server has stopped (the organiser may start it again)" if self.stopping
-                else "The connection to the table has dropped")
+        floor = 0.0  # the wait the server asked for, if it did
+        what = (
+            "The server has stopped (the organiser may start it again)"
+            if self.stopping
+            else "The connection to the table has dropped"
+        )
         for k in range(1, self.tries + 1):
             delay, floor = max(next(delays), floor), 0.0
-            io.say(f"{what}: trying again in {delay:.1f} s (try {k} of {self.tries}).",
-                   style="yellow")
+            io.say(
+                f"{what}: trying again in {delay:.1f} s (try {k} of {self.tries}).", style="yellow"
+            )
             time.sleep(delay)
             first = {"type": "join", "code": self.code, "token": self.token}
             link = self.connect(first)
@@ -229,20 +264,23 @@ class Rejoining:
             if isinstance(msg, Welcome):
                 self.link = link
                 self.stopping = False
-                self.deal = -1          # the state that follows is drawn whole
+                self.deal = -1  # the state that follows is drawn whole
                 self.handle(msg)
                 return True
             link.close()
-            again = re.search(r"try again in (\d+) s", msg.text) \
-                if isinstance(msg, Refusal) else None
-            if again is not None:           # the seat came back too often: wait, then again
+            again = (
+                re.search(r"try again in (\d+) s", msg.text) if isinstance(msg, Refusal) else None
+            )
+            if again is not None:  # the seat came back too often: wait, then again
                 floor = float(again.group(1))
                 continue
             if isinstance(msg, Refusal):
                 io.say(f"Refused: {msg.text}", style="yellow")
                 return False
-        io.say(f"The server has stopped, or cannot be reached: no answer after {self.tries} "
-               "tries. Your seat stays yours; once it runs again, this takes it back:",
-               style="yellow")
+        io.say(
+            f"The server has stopped, or cannot be reached: no answer after {self.tries} "
+            "tries. Your seat stays yours; once it runs again, this takes it back:",
+            style="yellow",
+        )
         self.say_rejoin(style="")
         return False

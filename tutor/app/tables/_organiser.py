@@ -46,12 +46,28 @@ __all__ = ["LOG_LINES", "organise", "overview_text", "watch_tables"]
 LOG_LINES = 6
 #: The events of the log the organiser is shown (a computer player's moves for an absent
 #: person, and each deal's beginning, are in the events file only).
-SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "emptied", "claim",
-                   "time_out", "deal_over", "match_over", "paused", "resumed", "files"})
+SHOWN = frozenset(
+    {
+        "joined",
+        "back",
+        "left",
+        "seated",
+        "started",
+        "released",
+        "emptied",
+        "claim",
+        "time_out",
+        "deal_over",
+        "match_over",
+        "paused",
+        "resumed",
+        "files",
+    }
+)
 
 
 def _short(name: str, width: int) -> str:
-    return name if len(name) <= width else name[:width - 1] + "…"
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 def _clock(c: ClockState | None, elapsed: float) -> str:
@@ -63,9 +79,15 @@ def _clock(c: ClockState | None, elapsed: float) -> str:
     return f"{int(left // 60)}:{int(left % 60):02d}" if left >= 60 else f"{left:.0f}s"
 
 
-def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
-                  log: list[str] | None = None, at: float | None = None,
-                  now: float | None = None) -> Text:
+def overview_text(
+    msg: Overview,
+    symbols: bool,
+    *,
+    width: int = 80,
+    log: list[str] | None = None,
+    at: float | None = None,
+    now: float | None = None,
+) -> Text:
     """Every table in two lines (its game, played of planned, the table's cards; each seat's
     name, the one to move marked with its clock, away or a computer player marked, and its
     total), then the standings so far with table numbers and the liveries' totals, then the
@@ -80,8 +102,11 @@ def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
             head += f" · waiting {tb.waiting}"
         elif tb.playing and obs:
             on_table = obs.get("table")
-            cards = [parse_card(c) for c in (on_table if isinstance(on_table, list) else [])
-                     if isinstance(c, str)]
+            cards = [
+                parse_card(c)
+                for c in (on_table if isinstance(on_table, list) else [])
+                if isinstance(c, str)
+            ]
             head += f" · table {pretty_cards(cards, symbols) or 'empty'}"
         out.append(_short(head, width) + "\n", style="bold")
         clock = tb.clock
@@ -106,14 +131,15 @@ def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
         line.truncate(width)
         out.append_text(line)
         out.append("\n")
-        for q, given in enumerate(tb.codes):    # given by the organiser to that person alone
+        for q, given in enumerate(tb.codes):  # given by the organiser to that person alone
             if given:
-                out.append(_short(f"  seat {q}: code {given.code} for {given.person} alone",
-                                  width) + "\n", style="cyan")
-    rows = [r for r in msg.standings if r.person] or msg.standings   # people ranked apart
+                out.append(
+                    _short(f"  seat {q}: code {given.code} for {given.person} alone", width) + "\n",
+                    style="cyan",
+                )
+    rows = [r for r in msg.standings if r.person] or msg.standings  # people ranked apart
     if rows:
-        out.append("Standings (vs same cards): " if msg.duplicate else "Standings: ",
-                   style="bold")
+        out.append("Standings (vs same cards): " if msg.duplicate else "Standings: ", style="bold")
         parts = []
         for r in rows[:8]:
             who = _short(r.name.removesuffix(" (computer)"), 12) + ("" if r.person else "*")
@@ -136,7 +162,7 @@ def _fit(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     cut = text[:width].rfind("; ")
-    return text[:cut] + " …" if cut > 0 else text[:width - 1] + "…"
+    return text[:cut] + " …" if cut > 0 else text[: width - 1] + "…"
 
 
 def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
@@ -170,26 +196,32 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                 if interactive:
                     if live is None:
                         from rich.live import Live
+
                         console = io.console if isinstance(io, ConsoleIO) else None
-                        live = Live(console=console, auto_refresh=False, transient=False,
-                                    vertical_overflow="visible")
+                        live = Live(
+                            console=console,
+                            auto_refresh=False,
+                            transient=False,
+                            vertical_overflow="visible",
+                        )
                         live.start()
                     live.update(_screen(io, msg, list(log), at), refresh=True)
             elif isinstance(msg, Log):
                 if msg.event not in SHOWN:
                     continue
-                when = msg.at[11:19] if msg.at and len(msg.at) >= 19 else \
-                    time.strftime("%H:%M:%S")
+                when = msg.at[11:19] if msg.at and len(msg.at) >= 19 else time.strftime("%H:%M:%S")
                 line = f"{when} T{msg.table} {msg.text}"
                 log.append(line)
-                if not interactive:         # piped, or once: the history since the start
-                    io.say(line, wrap=once)     # once: to the width (a path kept whole)
+                if not interactive:  # piped, or once: the history since the start
+                    io.say(line, wrap=once)  # once: to the width (a path kept whole)
             elif isinstance(msg, Standings):
                 if not interactive:
                     io.show(standings_table(msg))
                 else:
-                    log.append(f"{time.strftime('%H:%M:%S')} standings after round "
-                               f"{msg.round} of {msg.rounds}")
+                    log.append(
+                        f"{time.strftime('%H:%M:%S')} standings after round "
+                        f"{msg.round} of {msg.rounds}"
+                    )
             elif isinstance(msg, Refusal):
                 if live is not None:
                     live.stop()
@@ -219,14 +251,19 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
 
 
 def _screen(io: LearnerIO, msg: Overview, log: list[str], at: float) -> Group:
-    return Group(Text(f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
-                      " · Ctrl-C leaves", style="bold reverse"),
-                 overview_text(msg, io.symbols, width=io.width, log=log, at=at,
-                               now=time.monotonic()))
+    return Group(
+        Text(
+            f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
+            " · Ctrl-C leaves",
+            style="bold reverse",
+        ),
+        overview_text(msg, io.symbols, width=io.width, log=log, at=at, now=time.monotonic()),
+    )
 
 
-def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | None,
-             seat: int | None) -> int:
+def organise(
+    io: LearnerIO, address: str, admin: str, action: str, table: int | None, seat: int | None
+) -> int:
     """One of the organiser's commands (``start`` a table, ``release`` or ``empty`` a seat)
     sent as the organiser; its outcome said in one line (a release's: the seat's new code).  Returns 0, or 1 when it was refused."""
     link = Link(address, {"type": "watch", "admin": admin})
@@ -249,12 +286,16 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
             return 1
         if isinstance(msg, (Closed, Bye)):
             raise LaughError(msg.text)
-        if isinstance(msg, Reply):          # a release: the new seat code, for its person
+        if isinstance(msg, Reply):  # a release: the new seat code, for its person
             io.say(f"Released. {msg.text} Give it to the seat's person alone.")
             return 0
-        io.say(f"Emptied seat {seat} of table {table}: a computer player takes it."
-               if action == "empty" else
-               f"Started table {table}." if table else "Started every waiting table.")
+        io.say(
+            f"Emptied seat {seat} of table {table}: a computer player takes it."
+            if action == "empty"
+            else f"Started table {table}."
+            if table
+            else "Started every waiting table."
+        )
         return 0
     finally:
         link.close()

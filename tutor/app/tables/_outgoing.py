@@ -36,8 +36,22 @@ MAX_QUEUE = 5000
 #: The events of the log kept for a newly opened organiser's view (the history since the
 #: start: a computer player's moves for an absent person and each deal's beginning are in
 #: the events file only).
-HISTORY_EVENTS = frozenset({"joined", "back", "left", "seated", "started", "released", "claim",
-                            "time_out", "deal_over", "match_over", "standings", "files"})
+HISTORY_EVENTS = frozenset(
+    {
+        "joined",
+        "back",
+        "left",
+        "seated",
+        "started",
+        "released",
+        "claim",
+        "time_out",
+        "deal_over",
+        "match_over",
+        "standings",
+        "files",
+    }
+)
 #: Lines of that history kept (the oldest go first).
 HISTORY = 2000
 
@@ -70,8 +84,7 @@ class Conn:
         organiser's)."""
         t, seat, name = self.table, self.seat, self.name
         if t is None or seat is None or name is None or self.admin:
-            raise P.Refused("join a table first: send a join message with its code and your "
-                            "name")
+            raise P.Refused("join a table first: send a join message with its code and your name")
         return t, seat, name
 
 
@@ -82,8 +95,8 @@ class Outgoing:
     tables: list[Table]
     conns: set[Conn]
     tournament: Tournament
-    loop: asyncio.AbstractEventLoop | None      # set by run()
-    files: ServerFiles | None                   # None: nothing is written
+    loop: asyncio.AbstractEventLoop | None  # set by run()
+    files: ServerFiles | None  # None: nothing is written
     pane: Callable[[str], None] | None
     quiet: Quiet
     hints: HintService
@@ -92,10 +105,10 @@ class Outgoing:
     _stopping: bool
     _wake: asyncio.TimerHandle | None
     _wake_at: float | None
-    _overview_budget: Bucket                    # the overview: at most four a second
+    _overview_budget: Bucket  # the overview: at most four a second
     _overview_timer: asyncio.TimerHandle | None
-    _paused_at: dict[int, float]                # a paused table's number: when it paused
-    _overview_shown: dict[int, dict]            # each table's entry of the last overview
+    _paused_at: dict[int, float]  # a paused table's number: when it paused
+    _overview_shown: dict[int, dict]  # each table's entry of the last overview
     #: The log since the start (:data:`HISTORY_EVENTS`), for a newly opened organiser's view.
     history: deque[Message]
     #: The last standings published (None before the first round is over).
@@ -114,8 +127,9 @@ class Outgoing:
         if conn.queue.qsize() >= MAX_QUEUE:
             if not conn.closing:
                 conn.closing = True
-                self.quiet.say("slow", logging.WARNING, f"{conn.peer}: not reading its "
-                                                        "messages: closed")
+                self.quiet.say(
+                    "slow", logging.WARNING, f"{conn.peer}: not reading its messages: closed"
+                )
                 asyncio.ensure_future(conn.ws.close(1008, "not reading"))
             return
         conn.queue.put_nowait(P.encode(message))
@@ -127,12 +141,12 @@ class Outgoing:
             return
         for t in self.tables:
             if t.paused and self.files is not None and not self.files.blocked(t.number):
-                self._go_on(t, now)         # saved again: what it held goes out
+                self._go_on(t, now)  # saved again: what it held goes out
             t.tick(now)
         admins = [c for c in self.conns if c.admin and not c.closing]
         any_change = False
         for t in self.tables:
-            if t.paused:                    # nothing shown before it is on disk
+            if t.paused:  # nothing shown before it is on disk
                 continue
             at = [c for c in self.conns if c.table is t and not c.admin and not c.closing]
             out, t.outbox = t.outbox, []
@@ -149,11 +163,14 @@ class Outgoing:
                     continue
                 for c in at:
                     seated = _seated(t, c)
-                    if target == EVERYONE or (target == PUBLIC and not seated) or (
-                            target == c.seat and (seated or message["type"] == "reply")):
+                    if (
+                        target == EVERYONE
+                        or (target == PUBLIC and not seated)
+                        or (target == c.seat and (seated or message["type"] == "reply"))
+                    ):
                         self._send(c, message)
             waits = t.waits(now)
-            for c in at:        # the table waits, or no longer: each person told, once
+            for c in at:  # the table waits, or no longer: each person told, once
                 if c.waiting != waits:
                     c.waiting = waits
                     self._send(c, {"type": "waiting", "table": t.number, "text": waits})
@@ -163,7 +180,7 @@ class Outgoing:
                 t.changed = False
                 t.cause = None
         if any_change:
-            self.hints.sweep()          # hints whose position moved on: dropped at once
+            self.hints.sweep()  # hints whose position moved on: dropped at once
         if any_change and admins:
             self._overview_soon(now)
         self._schedule()
@@ -177,8 +194,7 @@ class Outgoing:
         table.go_on(max(0.0, now - since))
         table.changed = True
         text = f"Table {table.number} is saved again: play goes on."
-        table.outbox.insert(0, (EVERYONE, {"type": "say", "table": table.number,
-                                           "text": text}))
+        table.outbox.insert(0, (EVERYONE, {"type": "say", "table": table.number, "text": text}))
         table._log("resumed", text + f" (paused {now - since:.0f} s)")
 
     def _overview_soon(self, now: float) -> None:
@@ -220,8 +236,9 @@ class Outgoing:
             self.pane(f"{when} {text}")
         return message
 
-    def _states(self, t: Table, conns: list[Conn], now: float,
-                snap: Snapshot | None = None) -> None:
+    def _states(
+        self, t: Table, conns: list[Conn], now: float, snap: Snapshot | None = None
+    ) -> None:
         """Each connection's state: its seat's observation (a spectator's where it has no
         seat yet), now or as ``snap`` (a table's :data:`STATE` entry) holds it."""
         views: dict[int | None, Observation | None] = dict(snap["views"]) if snap else {}
@@ -230,12 +247,19 @@ class Outgoing:
         game = m.next_game if t.playing else (m.games[len(m.deals) - 1] if m.deals else None)
         if snap:
             game = m.games[len(m.deals) - 1] if m.deals else None
-        head = {"type": "state", "table": t.number, "deal": number,
-                "game": game.label if game else "", "names": t.names,
-                "totals": list(m.totals), "away": [s.name is not None and not s.connected
-                                                   for s in t.seats],
-                "cause": snap["cause"] if snap else t.cause, "played": len(m.deals),
-                "games": len(m.games), "clock": None if snap else t.clock(now)}
+        head = {
+            "type": "state",
+            "table": t.number,
+            "deal": number,
+            "game": game.label if game else "",
+            "names": t.names,
+            "totals": list(m.totals),
+            "away": [s.name is not None and not s.connected for s in t.seats],
+            "cause": snap["cause"] if snap else t.cause,
+            "played": len(m.deals),
+            "games": len(m.games),
+            "clock": None if snap else t.clock(now),
+        }
         for c in conns:
             seat = c.seat if _seated(t, c) else None
             if seat not in views:
@@ -255,27 +279,43 @@ class Outgoing:
         tables = []
         shown = self._overview_shown
         for t in self.tables:
-            if t.paused and t.number in shown:      # what it showed last: nothing shown of a
-                tables.append(shown[t.number])      # paused table before it is on disk
+            if t.paused and t.number in shown:  # what it showed last: nothing shown of a
+                tables.append(shown[t.number])  # paused table before it is on disk
                 continue
             obs = t.view(None)
             m = t.match
-            tables.append({
-                "table": t.number, "names": t.names,
-                "persons": [t.person(q) for q in range(len(t.seats))],
-                "away": [s.name is not None and not s.connected for s in t.seats],
-                "liveries": [s.livery if s.name is not None else None for s in t.seats],
-                "codes": [{"code": P.spaced(x[0]), "person": x[1]} if x else None
-                          for x in t.given_codes()],
-                "game": (m.next_game.label if m.next_game else "over"),
-                "playing": t.playing, "waiting": t.waiting(), "played": len(m.deals),
-                "games": len(m.games), "totals": list(m.totals), "clock": t.clock(now),
-                "obs": obs.to_json(max(0, len(obs.history) - 4)) if obs is not None else None})
+            tables.append(
+                {
+                    "table": t.number,
+                    "names": t.names,
+                    "persons": [t.person(q) for q in range(len(t.seats))],
+                    "away": [s.name is not None and not s.connected for s in t.seats],
+                    "liveries": [s.livery if s.name is not None else None for s in t.seats],
+                    "codes": [
+                        {"code": P.spaced(x[0]), "person": x[1]} if x else None
+                        for x in t.given_codes()
+                    ],
+                    "game": (m.next_game.label if m.next_game else "over"),
+                    "playing": t.playing,
+                    "waiting": t.waiting(),
+                    "played": len(m.deals),
+                    "games": len(m.games),
+                    "totals": list(m.totals),
+                    "clock": t.clock(now),
+                    "obs": obs.to_json(max(0, len(obs.history) - 4)) if obs is not None else None,
+                }
+            )
             shown[t.number] = tables[-1]
         rows = self.tournament.standings()
-        return {"type": "overview", "tables": tables, "published": self.tournament.published,
-                "rounds": self.tournament.rounds, "standings": rows, "teams": teams(rows),
-                "duplicate": self.tournament.duplicate}
+        return {
+            "type": "overview",
+            "tables": tables,
+            "published": self.tournament.published,
+            "rounds": self.tournament.rounds,
+            "standings": rows,
+            "teams": teams(rows),
+            "duplicate": self.tournament.duplicate,
+        }
 
     def _schedule(self) -> None:
         times = [w for w in (t.next_wake() for t in self.tables) if w is not None]
@@ -292,9 +332,12 @@ class Outgoing:
         self._wake = self._wake_at = None
         try:
             self._flush(self._running.time())
-        except Exception as exc:      # the table goes on: say what went wrong, never die
-            self.quiet.say("clocks", logging.ERROR, f"error while the tables' clocks ran: "
-                                                    f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # the table goes on: say what went wrong, never die
+            self.quiet.say(
+                "clocks",
+                logging.ERROR,
+                f"error while the tables' clocks ran: {type(exc).__name__}: {exc}",
+            )
 
 
 def _seated(t: Table, c: Conn) -> bool:

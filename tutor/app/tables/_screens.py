@@ -18,12 +18,19 @@ from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.match import Match, plan_games
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["review_text", "scored_match", "settlement_view", "sheet_of_message",
-           "standings_table", "teams_text"]
+__all__ = [
+    "review_text",
+    "scored_match",
+    "settlement_view",
+    "sheet_of_message",
+    "standings_table",
+    "teams_text",
+]
 
 
-def settlement_view(msg: DealOver, seat: int | None, names: list[str],
-                    rs: Ruleset, symbols: bool = True) -> Group:
+def settlement_view(
+    msg: DealOver, seat: int | None, names: list[str], rs: Ruleset, symbols: bool = True
+) -> Group:
     """A deal's settlement (the server's ``deal_over``) drawn as offline play draws it
     (:func:`tutor.app.play.sheet.settlement_renderable`): each seat's working in cards and in
     the unit of the ruleset, the receiving seat marked, the match's totals.  Names set as plain
@@ -31,8 +38,9 @@ def settlement_view(msg: DealOver, seat: int | None, names: list[str],
     does not fit the ruleset."""
     names = list(msg.names or names)
     title = f"Settlement · {msg.game}" + (" (practice: not scored)" if msg.practice else "")
-    return settlement_renderable(sheet_of_message(msg, rs), names, symbols, title=title,
-                                 you=seat, totals=msg.totals)
+    return settlement_renderable(
+        sheet_of_message(msg, rs), names, symbols, title=title, you=seat, totals=msg.totals
+    )
 
 
 def sheet_of_message(msg: DealOver, rs: Ruleset) -> SettlementSheet:
@@ -53,11 +61,18 @@ def sheet_of_message(msg: DealOver, rs: Ruleset) -> SettlementSheet:
     left_in = result.get("leftovers")
     left = left_in if isinstance(left_in, dict) else {}
     return SettlementSheet(
-        game, _seat(msg.dealer, n) or 0, rows, _seat(result.get("last_in"), n),
+        game,
+        _seat(msg.dealer, n) or 0,
+        rows,
+        _seat(result.get("last_in"), n),
         _seat(result.get("bonus_to"), n),
         tuple(q for q in (_seat(v, n) for v in msg.pot_to) if q is not None),
-        bool(result.get("payments")), _cards(left.get("cards")), _seat(left.get("to"), n),
-        _cards(msg.set_aside), _seat(msg.set_aside_to, n))
+        bool(result.get("payments")),
+        _cards(left.get("cards")),
+        _seat(left.get("to"), n),
+        _cards(msg.set_aside),
+        _seat(msg.set_aside_to, n),
+    )
 
 
 def _is_int(value: object) -> bool:
@@ -88,29 +103,45 @@ def review_text(review: Review) -> Group:
 
     from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Sighting
     from tutor.app.play.sheet import slips_grid, spotting_line
+
     lines: list[RenderableType] = [Text("Review of your play", style="bold")]
-    sightings = ([Sighting(HIT, "", None, 0)] * min(len(review.hits), _MOST)
-                 + [Sighting(MISS, "", None, 0)] * _count(review.misses)
-                 + [Sighting(FALSE_CLAIM, "", None, 0)] * _count(review.false_claims))
+    sightings = (
+        [Sighting(HIT, "", None, 0)] * min(len(review.hits), _MOST)
+        + [Sighting(MISS, "", None, 0)] * _count(review.misses)
+        + [Sighting(FALSE_CLAIM, "", None, 0)] * _count(review.false_claims)
+    )
     said = spotting_line(sightings)
     if review.median_hit is not None:
         said += f" Median time of a claim won: {review.median_hit:.2f} s."
     if said:
         lines.append(Text(said.strip(), style="dim"))
     if not review.items:
-        lines.append(Text("No slips: every claim open to you was yours, and no declaration "
-                          "was missed.", style="green"))
+        lines.append(
+            Text(
+                "No slips: every claim open to you was yours, and no declaration was missed.",
+                style="green",
+            )
+        )
     else:
-        lines.append(slips_grid([(i.title, _index(i.index), i.text, i.why)
-                                 for i in review.items]))
+        lines.append(slips_grid([(i.title, _index(i.index), i.text, i.why) for i in review.items]))
     timed = _count(review.timed_out)
     if timed:
-        lines.append(Text(f"Your time ran out {timed} time{'s' if timed != 1 else ''}: a "
-                          "computer player moved for you.", style="yellow"))
+        lines.append(
+            Text(
+                f"Your time ran out {timed} time{'s' if timed != 1 else ''}: a "
+                "computer player moved for you.",
+                style="yellow",
+            )
+        )
     away = _count(review.stood_in) - timed
     if away > 0:
-        lines.append(Text(f"A computer player moved {away} time{'s' if away != 1 else ''} "
-                          "for you while you were away.", style="dim"))
+        lines.append(
+            Text(
+                f"A computer player moved {away} time{'s' if away != 1 else ''} "
+                "for you while you were away.",
+                style="dim",
+            )
+        )
     return Group(*lines)
 
 
@@ -133,14 +164,23 @@ def standings_table(msg: Standings) -> Group:
     (and under duplicate play the score against the same cards at the other tables), then the
     liveries' totals.  Names are set as plain text."""
     dup = msg.duplicate
-    head = Text(("Final standings" if msg.final else
-                 f"Standings after round {msg.round} (of {msg.rounds})")
-                + (" · duplicate: 'vs same cards' is the score less the average of those dealt "
-                   "the same cards" if dup else ""), style="bold")
+    head = Text(
+        ("Final standings" if msg.final else f"Standings after round {msg.round} (of {msg.rounds})")
+        + (
+            " · duplicate: 'vs same cards' is the score less the average of those dealt "
+            "the same cards"
+            if dup
+            else ""
+        ),
+        style="bold",
+    )
     liveries = any(row.livery for row in msg.rows)
     t = RichTable(show_edge=False, pad_edge=False)
     cols: list[tuple[str, Literal["left", "right"]]] = [
-        ("", "right"), ("Player", "left"), ("table", "right")]
+        ("", "right"),
+        ("Player", "left"),
+        ("table", "right"),
+    ]
     cols += [("livery", "left")] if liveries else []
     cols += [("vs same cards", "right")] if dup else []
     cols += [("score", "right")]
@@ -167,7 +207,8 @@ def teams_text(teams: list[TeamRow], width: int) -> Text:
         f"{x.place}. {x.livery} {x.score}"
         + (f" ({x.dup:+g} vs same cards)" if x.dup is not None else "")
         + f", {x.people} {'person' if x.people == 1 else 'people'}"
-        for x in teams)
+        for x in teams
+    )
     text = Text("Liveries: ", style="bold")
     text.append(line)
     text.truncate(width)

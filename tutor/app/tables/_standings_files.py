@@ -14,8 +14,18 @@ from tutor.app.tables.tournament import StandingData, TeamData
 __all__ = ["CSV_COLUMNS", "standings_csv", "standings_html"]
 
 #: The columns of ``standings.csv``: ``kind`` is ``person``, ``computer`` or ``livery``.
-CSV_COLUMNS = ("kind", "place", "name", "table", "seat", "livery", "score", "vs_same_cards",
-               "games", "people")
+CSV_COLUMNS = (
+    "kind",
+    "place",
+    "name",
+    "table",
+    "seat",
+    "livery",
+    "score",
+    "vs_same_cards",
+    "games",
+    "people",
+)
 
 #: A cell that a spreadsheet would read as a formula begins with one of these.
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -34,20 +44,51 @@ def standings_csv(rows: list[StandingData], teams: list[TeamData], duplicate: bo
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for r in rows:
-        w.writerow(["person" if r["person"] else "computer", r.get("place", ""),
-                    _cell(r["name"]), r["table"], r["seat"], _cell(r["livery"]), r["score"],
-                    f"{r.get('dup', 0.0):+g}" if duplicate else "", r["games"], ""])
+        w.writerow(
+            [
+                "person" if r["person"] else "computer",
+                r.get("place", ""),
+                _cell(r["name"]),
+                r["table"],
+                r["seat"],
+                _cell(r["livery"]),
+                r["score"],
+                f"{r.get('dup', 0.0):+g}" if duplicate else "",
+                r["games"],
+                "",
+            ]
+        )
     for x in teams:
-        w.writerow(["livery", x.get("place", ""), "", "", "", _cell(x["livery"]), x["score"],
-                    f"{x.get('dup', 0.0):+g}" if duplicate else "", "", x["people"]])
+        w.writerow(
+            [
+                "livery",
+                x.get("place", ""),
+                "",
+                "",
+                "",
+                _cell(x["livery"]),
+                x["score"],
+                f"{x.get('dup', 0.0):+g}" if duplicate else "",
+                "",
+                x["people"],
+            ]
+        )
     return out.getvalue()
 
 
-def standings_html(rows: list[StandingData], teams: list[TeamData], duplicate: bool,
-                   head: str) -> str:
+def standings_html(
+    rows: list[StandingData], teams: list[TeamData], duplicate: bool, head: str
+) -> str:
     """The standings as one printable HTML page (the template ``standings.html.j2``,
     autoescaped); ``head`` a line under the title (the ruleset, the tables, the time)."""
     from tutor.teaching.html import render
-    return render("standings.html.j2", title="Laugh and Lie Down: the standings", head=head,
-                  duplicate=duplicate, people=[r for r in rows if r["person"]],
-                  computers=[r for r in rows if not r["person"]], teams=teams)
+
+    return render(
+        "standings.html.j2",
+        title="Laugh and Lie Down: the standings",
+        head=head,
+        duplicate=duplicate,
+        people=[r for r in rows if r["person"]],
+        computers=[r for r in rows if not r["person"]],
+        teams=teams,
+    )

@@ -61,6 +61,7 @@ def secret_seed() -> str:
     found from one hand in seconds: issue 41).  Every table's seed, its deals and its computer
     players' choices and reaction times are drawn from it (:meth:`Settings.table_seed`)."""
     import secrets
+
     return secrets.token_hex(SECRET_SEED_DIGITS // 2)
 
 
@@ -69,17 +70,39 @@ def state_json(tables: list[Table], admin: str, published: int) -> dict[str, obj
     published, and each table's number, code and seats (``name``, ``token``, ``incoming``,
     ``incoming_token``, ``since``, ``livery``)."""
     s = tables[0].settings
-    return {"format": STATE_FORMAT,
-            "settings": {"ruleset": s.ruleset.id, "players": s.players, "level": s.level.name,
-                         "deals": s.deals, "hint": s.hint, "wait": s.wait, "pace": s.pace,
-                         "gap": s.gap, "before": s.before, "seed": s.seed, "start": s.start,
-                         "move_time": s.move_time, "reserve": s.reserve, "hints": s.hints,
-                         "people": s.people, "hold": s.hold, "duplicate": s.duplicate,
-                         "first_dealers": list(s.first_dealers)},
-            "admin": admin, "published": published,
-            "tables": [{"table": t.number, "code": t.code,
-                        "seats": [{k: getattr(st, k) for k in _SEAT} for st in t.seats]}
-                       for t in tables]}
+    return {
+        "format": STATE_FORMAT,
+        "settings": {
+            "ruleset": s.ruleset.id,
+            "players": s.players,
+            "level": s.level.name,
+            "deals": s.deals,
+            "hint": s.hint,
+            "wait": s.wait,
+            "pace": s.pace,
+            "gap": s.gap,
+            "before": s.before,
+            "seed": s.seed,
+            "start": s.start,
+            "move_time": s.move_time,
+            "reserve": s.reserve,
+            "hints": s.hints,
+            "people": s.people,
+            "hold": s.hold,
+            "duplicate": s.duplicate,
+            "first_dealers": list(s.first_dealers),
+        },
+        "admin": admin,
+        "published": published,
+        "tables": [
+            {
+                "table": t.number,
+                "code": t.code,
+                "seats": [{k: getattr(st, k) for k in _SEAT} for st in t.seats],
+            }
+            for t in tables
+        ],
+    }
 
 
 def _short(value: Any) -> str:
@@ -90,27 +113,31 @@ def _short(value: Any) -> str:
 def _text(high: int, code: bool = False) -> Callable[[str], str]:
     """A check of text as the server writes it: 1 to ``high`` printable characters, no space
     doubled or at an end; a ``code``: only :data:`CODE_LETTERS`."""
+
     def check(v: str) -> str:
         if not 1 <= len(v) <= high or not v.isprintable() or v != " ".join(v.split()):
-            raise ValueError(f"must be text of 1 to {high} printable characters, got "
-                             f"{_short(v)}")
+            raise ValueError(f"must be text of 1 to {high} printable characters, got {_short(v)}")
         if code and not all(c in CODE_LETTERS for c in v):
             raise ValueError(f"must be a code of the letters {CODE_LETTERS}, got {_short(v)}")
         return v
+
     return check
 
 
 def _token(v: str) -> str:
     if not 10 <= len(v) <= 64 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in v):
-        raise ValueError(f"must be a seat code (10 to 64 letters, digits, - and _) or null, "
-                         f"got {_short(v)}")
+        raise ValueError(
+            f"must be a seat code (10 to 64 letters, digits, - and _) or null, got {_short(v)}"
+        )
     return v
 
 
 def _secret(v: str) -> str:
     if not (len(v) == SECRET_SEED_DIGITS and all(c in "0123456789abcdef" for c in v)):
-        raise ValueError(f"must be a whole number or {SECRET_SEED_DIGITS} hex digits (a seed "
-                         f"drawn in secret), got {_short(v)}")
+        raise ValueError(
+            f"must be a whole number or {SECRET_SEED_DIGITS} hex digits (a seed "
+            f"drawn in secret), got {_short(v)}"
+        )
     return v
 
 
@@ -211,21 +238,28 @@ class _State(Model):
 
 
 class _OldState(_State):
-    format: Literal["laugh-and-lie-down/tables@1"]         # type: ignore[assignment]
+    format: Literal["laugh-and-lie-down/tables@1"]  # type: ignore[assignment]
     settings: _OldSettings
 
 
 def _read(obj: Any, where: str, rulesets: dict) -> tuple[Settings, str, int, list[_TableEntry]]:
     """``server.json``'s value checked whole: the settings, the admin code, the rounds
     published and the tables.  Raises RecordError ``WHERE: KEY: why``."""
+
     def bad(key: str, why: str) -> RecordError:
         return RecordError(f"{where}: {key}: {why}")
+
     form = obj.get("format") if isinstance(obj, dict) else None
     if form not in (STATE_FORMAT, OLD_FORMAT):
-        raise bad("format", f"must be {STATE_FORMAT!r}, got {_short(form)}"
-                  if isinstance(obj, dict) else "a saved table server is a JSON object")
-    state = validate(_State if form == STATE_FORMAT else _OldState, obj, where=where,
-                     error=RecordError)
+        raise bad(
+            "format",
+            f"must be {STATE_FORMAT!r}, got {_short(form)}"
+            if isinstance(obj, dict)
+            else "a saved table server is a JSON object",
+        )
+    state = validate(
+        _State if form == STATE_FORMAT else _OldState, obj, where=where, error=RecordError
+    )
     st = state.settings
     rs = rulesets.get(st.ruleset)
     if rs is None:
@@ -240,11 +274,30 @@ def _read(obj: Any, where: str, rulesets: dict) -> tuple[Settings, str, int, lis
             raise bad(f"tables[{i}].code", "the same code as another table or the organiser")
         codes.add(entry.code)
         if len(entry.seats) != st.players:
-            raise bad(f"tables[{i}].seats", f"must be a list of {st.players} seats, got "
-                                            f"{len(entry.seats)}")
-    settings = Settings(rs, st.players, level(st.level), st.deals, st.hint, st.wait, st.pace,
-                        st.gap, st.before, st.seed, st.start, st.move_time, st.reserve,
-                        st.hints, st.people, st.hold, st.duplicate, tuple(st.first_dealers))
+            raise bad(
+                f"tables[{i}].seats",
+                f"must be a list of {st.players} seats, got {len(entry.seats)}",
+            )
+    settings = Settings(
+        rs,
+        st.players,
+        level(st.level),
+        st.deals,
+        st.hint,
+        st.wait,
+        st.pace,
+        st.gap,
+        st.before,
+        st.seed,
+        st.start,
+        st.move_time,
+        st.reserve,
+        st.hints,
+        st.people,
+        st.hold,
+        st.duplicate,
+        tuple(st.first_dealers),
+    )
     return settings, state.admin, state.published, state.tables
 
 
@@ -256,28 +309,44 @@ def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
     path = folder / "server.json"
     if not path.exists():
         raise UsageError(f"nothing to resume in {folder} (no server.json)")
-    settings, admin, published, entries = _read(load(path, what="a saved table server"),
-                                                str(path), rulesets)
+    settings, admin, published, entries = _read(
+        load(path, what="a saved table server"), str(path), rulesets
+    )
     tables = []
     for n, entry in enumerate(entries, 1):
         mpath = folder / f"table-{n}.match.json"
         try:
             match = Match.from_json(load(mpath, what="a saved match"), rulesets)
-        except JSONError as exc:                # names the file already
+        except JSONError as exc:  # names the file already
             raise RecordError(str(exc)) from None
         except RecordError as exc:
             raise RecordError(f"{mpath}: {exc}") from None
-        if match.players != settings.players or match.ruleset is not settings.ruleset \
-                or match.seed != settings.table_seed(n):
-            raise RecordError(f"{mpath}: not table {n}'s match "
-                              "(its ruleset, players or seed differ from server.json's)")
+        if (
+            match.players != settings.players
+            or match.ruleset is not settings.ruleset
+            or match.seed != settings.table_seed(n)
+        ):
+            raise RecordError(
+                f"{mpath}: not table {n}'s match "
+                "(its ruleset, players or seed differ from server.json's)"
+            )
         for q, x in enumerate(entry.seats):
             if x.since > len(match.games):
-                raise RecordError(f"{path}: tables[{n - 1}].seats[{q}].since: must be a whole "
-                                  f"number from 0 to {len(match.games)}, got {x.since}")
-        states = [SeatState(name=x.name, token=x.token, incoming=x.incoming,
-                            incoming_token=x.incoming_token, since=x.since, livery=x.livery)
-                  for x in entry.seats]
+                raise RecordError(
+                    f"{path}: tables[{n - 1}].seats[{q}].since: must be a whole "
+                    f"number from 0 to {len(match.games)}, got {x.since}"
+                )
+        states = [
+            SeatState(
+                name=x.name,
+                token=x.token,
+                incoming=x.incoming,
+                incoming_token=x.incoming_token,
+                since=x.since,
+                livery=x.livery,
+            )
+            for x in entry.seats
+        ]
         t = Table(n, entry.code, settings, match, seats=states)
         _agree(folder, t, rulesets)
         tables.append(t)
@@ -302,25 +371,28 @@ def _agree(folder: Path, t: Table, rulesets: dict) -> None:
         if not deal.is_terminal():
             raise RecordError(f"{where}: an unfinished deal")
         m.record_deal(deal)
-        log.info("table %d: game %d taken from its record (its match was not saved)",
-                 t.number, k + 1)
+        log.info(
+            "table %d: game %d taken from its record (its match was not saved)", t.number, k + 1
+        )
     if len(lines) < len(m.deals):
-        _append(rpath, "".join(dumps(to_record(d)) + "\n" for d in m.deals[len(lines):]))
-        log.warning("table %d: %d records written again from the match", t.number,
-                    len(m.deals) - len(lines))
+        _append(rpath, "".join(dumps(to_record(d)) + "\n" for d in m.deals[len(lines) :]))
+        log.warning(
+            "table %d: %d records written again from the match", t.number, len(m.deals) - len(lines)
+        )
     jpath = journal_path(folder, t.number)
     if not jpath.exists() or m.is_over:
         jpath.unlink(missing_ok=True)
         return
     deal, game = _journal(jpath, rulesets)
     if deal is None or game < len(m.deals):
-        jpath.unlink(missing_ok=True)         # a deal recorded already
+        jpath.unlink(missing_ok=True)  # a deal recorded already
         return
     if game > len(m.deals):
-        raise RecordError(f"{jpath}: game {game + 1}, but the match has {len(m.deals)} "
-                          "games played")
+        raise RecordError(
+            f"{jpath}: game {game + 1}, but the match has {len(m.deals)} games played"
+        )
     _same_deal(deal, m, str(jpath))
-    if deal.is_terminal():                   # ended before its record was written
+    if deal.is_terminal():  # ended before its record was written
         _append(rpath, dumps(to_record(deal)) + "\n")
         m.record_deal(deal)
         jpath.unlink(missing_ok=True)
@@ -330,10 +402,15 @@ def _agree(folder: Path, t: Table, rulesets: dict) -> None:
 
 def _same_deal(deal, m: Match, where: str) -> None:
     expect = m.new_deal()
-    if deal.ruleset is not m.ruleset or deal.n != m.players or deal.pack != expect.pack \
-            or deal.dealer != expect.dealer:
-        raise RecordError(f"{where}: not the deal this table's seed deals for game "
-                          f"{len(m.deals) + 1}")
+    if (
+        deal.ruleset is not m.ruleset
+        or deal.n != m.players
+        or deal.pack != expect.pack
+        or deal.dealer != expect.dealer
+    ):
+        raise RecordError(
+            f"{where}: not the deal this table's seed deals for game {len(m.deals) + 1}"
+        )
 
 
 def _lines(path: Path) -> list[str]:
@@ -370,8 +447,7 @@ def _journal(path: Path, rulesets: dict):
         if not isinstance(head, dict) or head.get("format") != JOURNAL_FORMAT:
             raise RecordError(f"format must be {JOURNAL_FORMAT!r}")
         game = head.get("game")
-        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game <= \
-                MAX_MATCH_DEALS:
+        if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game <= MAX_MATCH_DEALS:
             raise RecordError("game: must be a whole number")
         record = head.get("record")
         deal = replay(record, rulesets)

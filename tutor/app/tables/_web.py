@@ -39,12 +39,18 @@ WS_PATHS = ("/", "/ws")
 
 #: The page's Content-Security-Policy: its own scripts and styles only, no inline script or
 #: style, connections to its own origin only (``'self'`` covers ``ws:``/``wss:`` there).
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
-_HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-            ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
-            ("Cache-Control", "no-cache"))
+_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Cache-Control", "no-cache"),
+)
 
 
 def origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...] = ()) -> bool:
@@ -67,8 +73,10 @@ def origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...] = (
 
 #: A ``Host`` header's value: a name (an underscore allowed, as some local networks name
 #: their machines) or an IPv4 address, or an IPv6 one in brackets, and an optional port.
-_HOST = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])"
-                   r"(?::[0-9]{1,5})?")
+_HOST = re.compile(
+    r"(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])"
+    r"(?::[0-9]{1,5})?"
+)
 #: The headers the server reads, each of which a request may give once at most.
 _ONCE = ("Host", "Origin", "Upgrade")
 
@@ -124,9 +132,10 @@ class WebFiles:
         origin)."""
         from websockets.datastructures import Headers
         from websockets.http11 import Response
+
         path = request.path.split("?", 1)[0].split("#", 1)[0]
         bad = _bad_headers(request.headers)
-        if bad is not None:                 # (a header given twice was a 500 before)
+        if bad is not None:  # (a header given twice was a 500 before)
             return connection.respond(400, f"Bad request: {bad}\n")
         upgrade = "websocket" in (request.headers.get("Upgrade") or "").lower()
         if upgrade:
@@ -135,18 +144,19 @@ class WebFiles:
             origin = request.headers.get("Origin")
             if not origin_ok(origin, request.headers.get("Host"), self.origins):
                 if callable(self.refused):
-                    self.refused(f"a WebSocket from another page's origin refused: "
-                                 f"{(origin or '')[:80]!r}")
-                return connection.respond(403, "Forbidden: this page's origin may not sit "
-                                               "at these tables\n")
+                    self.refused(
+                        f"a WebSocket from another page's origin refused: {(origin or '')[:80]!r}"
+                    )
+                return connection.respond(
+                    403, "Forbidden: this page's origin may not sit at these tables\n"
+                )
             return None
         page = PAGES.get(path)
-        if path == "/favicon.ico":          # asked by every browser: nothing, and no error
+        if path == "/favicon.ico":  # asked by every browser: nothing, and no error
             return Response(204, "No Content", Headers(list(_HEADERS)), b"")
         if page is None:
             return connection.respond(404, "Not found\n")
         name, kind = page
         body = self.bodies[name]
-        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))),
-                           *_HEADERS])
+        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), *_HEADERS])
         return Response(200, "OK", headers, body)

@@ -93,8 +93,16 @@ from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import Event, LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
-__all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "review_text",
-           "standings_table", "watch_tables"]
+__all__ = [
+    "Link",
+    "PlayerClient",
+    "join_table",
+    "organise",
+    "overview_text",
+    "review_text",
+    "standings_table",
+    "watch_tables",
+]
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
@@ -106,7 +114,6 @@ QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
 HELP = help_text("table")
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
-
 
 
 def _is_claim_line(text: str) -> bool:
@@ -139,10 +146,13 @@ def _moved(a: tuple[int, str, float] | None, b: tuple[int, str, float] | None) -
 
 def _ruleset(rid: str) -> Ruleset:
     from tutor.engine.sources import default_library
+
     lib = default_library()
     if rid not in lib.rulesets:
-        raise LaughError(f"the table plays ruleset {rid!r}, which is not known here: load its "
-                         "file with --sources DIR")
+        raise LaughError(
+            f"the table plays ruleset {rid!r}, which is not known here: load its "
+            "file with --sources DIR"
+        )
     return lib.rulesets[rid]
 
 
@@ -151,9 +161,18 @@ class PlayerClient(Rejoining):
     ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, or a stand-in with its
     ``inbox``, ``send`` and ``close``); ``connect(first)`` makes the link of a reconnect."""
 
-    def __init__(self, io: LearnerIO, link: Linked, address: str, code: str, name: str, *,
-                 livery: str | None = None, tries: int = 20,
-                 connect: Callable[[dict[str, Any]], Link] | None = None):
+    def __init__(
+        self,
+        io: LearnerIO,
+        link: Linked,
+        address: str,
+        code: str,
+        name: str,
+        *,
+        livery: str | None = None,
+        tries: int = 20,
+        connect: Callable[[dict[str, Any]], Link] | None = None,
+    ):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
@@ -174,7 +193,7 @@ class PlayerClient(Rejoining):
         self.rs: Ruleset | None = None
         self.obs: Observation | None = None
         self.deal = -1
-        self.shown = 0          # actions printed of the current deal
+        self.shown = 0  # actions printed of the current deal
         self.totals: list[int] = []
         self.game = ""
         self.seated = False
@@ -184,7 +203,7 @@ class PlayerClient(Rejoining):
         self.replies: dict[int, Reply] = {}
         self.hint = False
         self._turn_shown = -1
-        self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
+        self._drawn: tuple[int, int] | None = None  # (deal, actions) the last screen showed
         #: On a terminal, after a deal's settlement and review: the next deal is not drawn
         #: (nor its moves printed) until the player presses Enter or it is their turn, so
         #: that the review stays on the screen.
@@ -195,8 +214,11 @@ class PlayerClient(Rejoining):
 
     def _take(self, timeout: float | None) -> Incoming | None:
         try:
-            return self.link.inbox.get(timeout=timeout) if timeout != 0 else \
-                self.link.inbox.get_nowait()
+            return (
+                self.link.inbox.get(timeout=timeout)
+                if timeout != 0
+                else self.link.inbox.get_nowait()
+            )
         except queue.Empty:
             return None
 
@@ -276,18 +298,29 @@ class PlayerClient(Rejoining):
         self.move_time = float(msg.move_time)
         self.reserve = float(msg.reserve)
         back = "back " if msg.back else ""
-        clock = (f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
-                 if self.move_time else "no move clock")
-        io.say(f"You are {back}at table {msg.table}, seat {self.seat}, as {msg.name} "
-               f"({self.rs.id}, {msg.players} players; computer players: {msg.level}; hints "
-               f"{'on' if self.hint else 'off'}; {clock}).", style="bold")
+        clock = (
+            f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
+            if self.move_time
+            else "no move clock"
+        )
+        io.say(
+            f"You are {back}at table {msg.table}, seat {self.seat}, as {msg.name} "
+            f"({self.rs.id}, {msg.players} players; computer players: {msg.level}; hints "
+            f"{'on' if self.hint else 'off'}; {clock}).",
+            style="bold",
+        )
         if not self.seated:
-            io.say("A computer player has this seat until the deal ends: you watch until "
-                   "then.", style="dim")
+            io.say(
+                "A computer player has this seat until the deal ends: you watch until then.",
+                style="dim",
+            )
         if not self._told:
             self._told = True
-            io.say(f"Your seat code is {spaced(msg.token)}: keep it, it takes your seat back "
-                   "(here, or at the table's page):", style="dim")
+            io.say(
+                f"Your seat code is {spaced(msg.token)}: keep it, it takes your seat back "
+                "(here, or at the table's page):",
+                style="dim",
+            )
             self.say_rejoin()
 
     def _state(self, msg: State) -> None:
@@ -297,8 +330,7 @@ class PlayerClient(Rejoining):
         try:
             obs = Observation.from_json(msg.obs, earlier)
         except RecordError as exc:
-            self.io.say(f"The server sent a state this client cannot read: {exc}",
-                        style="yellow")
+            self.io.say(f"The server sent a state this client cannot read: {exc}", style="yellow")
             return
         self.names = list(msg.names or self.names)
         self.totals = list(msg.totals)
@@ -315,20 +347,20 @@ class PlayerClient(Rejoining):
                 return
             self.show(title=True)
             self.shown = len(obs.history)
-            self._turn_shown = len(obs.history)        # the screen is up already
+            self._turn_shown = len(obs.history)  # the screen is up already
             return
         self.obs = obs
-        if self.holding:            # the review stays: the moves are on the table when drawn
+        if self.holding:  # the review stays: the moves are on the table when drawn
             self.shown = len(obs.history)
             return
         set_aside = self.rs is not None and self.rs.game().sets_aside_table_mournival
-        came = obs.history[self.shown:]
+        came = obs.history[self.shown :]
         for a in came:
             t = Text("  ")
             t.append_text(action_text(a, self.shown_names(), obs.seat, self.symbols, set_aside))
             self.io.show(t)
         self.shown = len(obs.history)
-        if came and not obs.over:       # whoever acted, the screen shows the table as it is
+        if came and not obs.over:  # whoever acted, the screen shows the table as it is
             self.show()
 
     def _held(self, game: str) -> None:
@@ -336,8 +368,11 @@ class PlayerClient(Rejoining):
         if self._held_said == self.deal:
             return
         self._held_said = self.deal
-        self.io.say(f"{game or 'The next deal'} has begun: press Enter to see the table "
-                    "(it is drawn at your turn).", style="dim")
+        self.io.say(
+            f"{game or 'The next deal'} has begun: press Enter to see the table "
+            "(it is drawn at your turn).",
+            style="dim",
+        )
 
     def release(self) -> None:
         """The review held on the screen gives way to the table (a key, or the player's
@@ -357,7 +392,7 @@ class PlayerClient(Rejoining):
         if self.seated and self.seat is not None and self.seat < len(names):
             names[self.seat] = "You"
         if self.io.width < 60:
-            names = [n[:-len(COMPUTER)] + "(bot)" if n.endswith(COMPUTER) else n for n in names]
+            names = [n[: -len(COMPUTER)] + "(bot)" if n.endswith(COMPUTER) else n for n in names]
         return names
 
     def show(self, title: bool = False) -> None:
@@ -367,9 +402,16 @@ class PlayerClient(Rejoining):
         head = f"Table · {self.game}" if title and self.game else ""
         narrow = self.io.width < 60
         names = self.shown_names()
-        drawn = render_observation(self.obs, self.rs, names, self.symbols, title=head,
-                                   totals=self.totals or None, recent=0 if narrow else 4,
-                                   show_piles=not narrow)
+        drawn = render_observation(
+            self.obs,
+            self.rs,
+            names,
+            self.symbols,
+            title=head,
+            totals=self.totals or None,
+            recent=0 if narrow else 4,
+            show_piles=not narrow,
+        )
         if narrow:
             # A small terminal: the moves are printed above as they come (no "Last:" again),
             # and each won pile under the seats, whole, at the full width (beside a seat's
@@ -378,9 +420,11 @@ class PlayerClient(Rejoining):
             o = self.obs
             at = (1 if head else 0) + 1 + o.players
             seat = o.seat if o.seat is not None else 0
-            piles = [hanging(Text(f"  {names[q]}: ", style="dim"), pile_text(o.won[q],
-                                                                           self.symbols))
-                     for q in ((seat + k) % o.players for k in range(o.players)) if o.won[q]]
+            piles = [
+                hanging(Text(f"  {names[q]}: ", style="dim"), pile_text(o.won[q], self.symbols))
+                for q in ((seat + k) % o.players for k in range(o.players))
+                if o.won[q]
+            ]
             drawn.renderables[at:at] = piles
         self.io.say()
         self.io.show(drawn)
@@ -393,8 +437,9 @@ class PlayerClient(Rejoining):
             try:
                 io.show(settlement_view(msg, self.seat, self.names, self.rs, self.symbols))
             except RecordError as exc:
-                io.say(f"The server sent a settlement this client cannot read: {exc}",
-                       style="yellow")
+                io.say(
+                    f"The server sent a settlement this client cannot read: {exc}", style="yellow"
+                )
         if msg.review is not None:
             io.show(review_text(msg.review))
         io.say(f"{msg.deals} of {msg.of} games played.", style="dim")
@@ -408,6 +453,7 @@ class PlayerClient(Rejoining):
         io.say("The match is over.", style="bold")
         if msg.scores is not None and msg.seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
+
             match, scored = scored_match(self.rs, msg)
             io.show(sheet_renderable(match, msg.seat, self.name, msg.livery, scores=scored))
         self.finished = True
@@ -423,8 +469,10 @@ class PlayerClient(Rejoining):
                 try:
                     v.encode("utf-8")
                 except UnicodeEncodeError:
-                    self.io.say("That line is not text (bytes that are not UTF-8): nothing "
-                                "sent.", style="yellow")
+                    self.io.say(
+                        "That line is not text (bytes that are not UTF-8): nothing sent.",
+                        style="yellow",
+                    )
                     return None
         self.seq += 1
         self.link.send({"type": kind, "seq": self.seq, **fields})
@@ -447,8 +495,13 @@ class PlayerClient(Rejoining):
     @property
     def before_play(self) -> bool:
         o = self.obs
-        return bool(self.seated and o is not None and not o.over and not o.started
-                    and any(a.kind == "take_table_mournival" for a in o.free_moves()))
+        return bool(
+            self.seated
+            and o is not None
+            and not o.over
+            and not o.started
+            and any(a.kind == "take_table_mournival" for a in o.free_moves())
+        )
 
     def _events(self, seconds: float = 30.0) -> list[Event]:
         """Looks at the queue every :data:`POLL` seconds for ``seconds``: each prints what
@@ -461,8 +514,15 @@ class PlayerClient(Rejoining):
 
         def look() -> bool:
             self.drain()
-            return self.done or self.lost or self.my_turn != turn or self.deal != deal or (
-                self.holding != holding) or _moved(awaited, _awaited(self.clock))
+            return (
+                self.done
+                or self.lost
+                or self.my_turn != turn
+                or self.deal != deal
+                or (self.holding != holding)
+                or _moved(awaited, _awaited(self.clock))
+            )
+
         return [(start + POLL * (k + 1), look) for k in range(int(seconds / POLL))]
 
     def run(self) -> int:
@@ -473,6 +533,7 @@ class PlayerClient(Rejoining):
 
         def joined() -> bool:
             return self.seat is not None or bool(problem)
+
         while not joined():
             msg = self._take(20)
             if msg is None:
@@ -498,7 +559,7 @@ class PlayerClient(Rejoining):
                     break
                 o = self.obs
                 if self.holding and (self.my_turn or self.before_play):
-                    self.release()          # their turn: the table, whatever the review
+                    self.release()  # their turn: the table, whatever the review
                 if self.my_turn and o is not None:
                     if self._turn_shown != len(o.history):
                         self._turn_shown = len(o.history)
@@ -511,7 +572,7 @@ class PlayerClient(Rejoining):
                 elif self.io.clock.realtime:
                     self.prompt(WATCH_PROMPT, turn=False)
                 elif not self._watch_line():
-                    msg = self._take(0.5)       # a line arriving wakes this (read_ahead)
+                    msg = self._take(0.5)  # a line arriving wakes this (read_ahead)
                     if msg is not None:
                         self.handle(msg)
         except EOFError:
@@ -528,8 +589,11 @@ class PlayerClient(Rejoining):
         if self.io.clock.realtime or self.clock is None or self.clock[2] != self.seat:
             return
         left = max(0.0, self.clock[0] - self.io.clock.now())
-        self.io.say(f"Your move: {left:.0f} s (your move time, then your reserve); then a "
-                    "computer player moves for you.", style="dim")
+        self.io.say(
+            f"Your move: {left:.0f} s (your move time, then your reserve); then a "
+            "computer player moves for you.",
+            style="dim",
+        )
 
     def _countdown(self, turn: bool) -> dict[str, Any]:
         """The prompt's countdown: the clock of the move being waited for, yours or
@@ -549,8 +613,9 @@ class PlayerClient(Rejoining):
         self.leaving = True
         if not self.done:
             self.link.send({"type": "leave"})
-            self.io.say("You left the table; your seat stays yours, and this takes it back:",
-                        style="dim")
+            self.io.say(
+                "You left the table; your seat stays yours, and this takes it back:", style="dim"
+            )
             self.say_rejoin()
         self.link.close()
 
@@ -571,13 +636,20 @@ class PlayerClient(Rejoining):
         io = self.io
         realtime = io.clock.realtime
         if realtime:
-            reply = io.read(prompt, 30.0, words=WORDS, events=self._events(),
-                            keys=CLAIM_KEYS, erase=not turn, **self._countdown(turn))
+            reply = io.read(
+                prompt,
+                30.0,
+                words=WORDS,
+                events=self._events(),
+                keys=CLAIM_KEYS,
+                erase=not turn,
+                **self._countdown(turn),
+            )
         else:
             reply = io.read(prompt, None, words=WORDS, keys=CLAIM_KEYS)
         if reply is None:
             return
-        if self.holding:                # a key: the table, then what the key asks
+        if self.holding:  # a key: the table, then what the key asks
             self.release()
             if not reply.text and reply.key is None:
                 return
@@ -598,8 +670,11 @@ class PlayerClient(Rejoining):
             elif turn and self.obs and any(a.kind == "end_turn" for a in self.obs.turn_moves()):
                 self._act("end turn")
             elif turn:
-                io.say("It is your turn: capture, or lie down if you cannot (moves lists your "
-                       "moves, help says how).", style="yellow")
+                io.say(
+                    "It is your turn: capture, or lie down if you cannot (moves lists your "
+                    "moves, help says how).",
+                    style="yellow",
+                )
             return
         if it.name == "help":
             io.say(HELP)
@@ -626,15 +701,17 @@ class PlayerClient(Rejoining):
             self.io.say("Your moves: " + " | ".join(a.notation() for a in turn + free))
         else:
             who = self.names[o.to_move] if o.to_move is not None else "nobody"
-            self.io.say(f"It is {who}'s turn. You may claim an oversight at any time."
-                        + (" Now: " + " | ".join(a.notation() for a in free) if free else ""))
+            self.io.say(
+                f"It is {who}'s turn. You may claim an oversight at any time."
+                + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
+            )
 
     def _act(self, text: str) -> None:
         reply = self.ask_server("act", text=text)
         if reply is None or reply.ok or not reply.choices:
             return
         choices = list(reply.choices)
-        for i, c in enumerate(choices, 1):       # the moves as cards, what to type beside
+        for i, c in enumerate(choices, 1):  # the moves as cards, what to type beside
             self.io.say(f"  {i}. {shown_cards(c, self.symbols)}   [{c}]")
         while True:
             r = self.io.read(WHICH_PROMPT, None)
@@ -644,19 +721,21 @@ class PlayerClient(Rejoining):
             if pick.isascii() and pick.isdigit() and 1 <= int(pick) <= len(choices):
                 self.ask_server("act", text=choices[int(pick) - 1])
                 return
-            if _is_claim_line(pick):        # the watch stays open while a move is chosen
+            if _is_claim_line(pick):  # the watch stays open while a move is chosen
                 self.line(pick, turn=False)
                 continue
-            self.io.say(f"Type a number from 1 to {len(choices)}, or Enter to go back.",
-                        style="yellow")
+            self.io.say(
+                f"Type a number from 1 to {len(choices)}, or Enter to go back.", style="yellow"
+            )
 
     def claim(self, text: str | None) -> None:
         """Claim: ``text`` names the cards or the rank (None: the claim key, so the naming is
         asked now, while the table plays on)."""
         io = self.io
         if text is None:
-            io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
-                   style="bold")
+            io.say(
+                "You claim! Name the cards (or the rank); Enter takes the claim back.", style="bold"
+            )
             if io.clock.realtime:
                 reply = io.read(NAME_PROMPT, 30.0, events=self._events())
             else:
@@ -668,17 +747,29 @@ class PlayerClient(Rejoining):
         self.ask_server("claim", text=text)
 
 
-def join_table(io: LearnerIO, address: str, code: str, name: str | None,
-               token: str | None = None, *, livery: str | None = None, tries: int = 20) -> int:
+def join_table(
+    io: LearnerIO,
+    address: str,
+    code: str,
+    name: str | None,
+    token: str | None = None,
+    *,
+    livery: str | None = None,
+    tries: int = 20,
+) -> int:
     """Join the table of ``code`` at ``address`` as ``name`` (of ``livery``), or take back the
     seat of ``token`` (``name`` may then be None), and play (see the module docstring),
     reconnecting ``tries`` times at most when the connection drops; returns the exit status
     (0; 1 when it gave up; 130 after Ctrl-C)."""
-    link = Link(address, {"type": "join", "code": code,
-                          **({"name": name} if name else {}),
-                          **({"token": token} if token else {}),
-                          **({"livery": livery} if livery else {})})
+    link = Link(
+        address,
+        {
+            "type": "join",
+            "code": code,
+            **({"name": name} if name else {}),
+            **({"token": token} if token else {}),
+            **({"livery": livery} if livery else {}),
+        },
+    )
     # (with a token alone, the name is the seat's: the welcome says it)
     return PlayerClient(io, link, address, code, name or "", livery=livery, tries=tries).run()
-
-

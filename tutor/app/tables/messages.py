@@ -20,10 +20,36 @@ from pydantic import BeforeValidator, Field, JsonValue, TypeAdapter, ValidationE
 
 from tutor.engine.models import Model, key_path, listed, problem
 
-__all__ = ["Bye", "ClockState", "Closed", "DealOver", "Incoming", "LineCame", "Log", "MatchOver", "Overview", "OverviewTable",
-           "Pong", "Refusal", "Reply", "Review", "ReviewItem", "Say", "SeatCode", "ServerMessage",
-           "SettlementRow", "Standings", "StandingRow", "State", "TeamRow", "Waiting", "Welcome",
-           "read_server_message", "server_keys", "shape_refusal"]
+__all__ = [
+    "Bye",
+    "ClockState",
+    "Closed",
+    "DealOver",
+    "Incoming",
+    "LineCame",
+    "Log",
+    "MatchOver",
+    "Overview",
+    "OverviewTable",
+    "Pong",
+    "Refusal",
+    "Reply",
+    "Review",
+    "ReviewItem",
+    "Say",
+    "SeatCode",
+    "ServerMessage",
+    "SettlementRow",
+    "Standings",
+    "StandingRow",
+    "State",
+    "TeamRow",
+    "Waiting",
+    "Welcome",
+    "read_server_message",
+    "server_keys",
+    "shape_refusal",
+]
 
 #: A JSON object as the engine writes one (an observation, a deal's result).
 JSONObject = dict[str, JsonValue]
@@ -329,8 +355,21 @@ class Bye(_Server):
 
 #: Every message a server sends, told apart by its ``type``.
 ServerMessage = Annotated[
-    Welcome | State | Say | Reply | DealOver | Standings | MatchOver | Overview | Log
-    | Refusal | Pong | Bye | Waiting, Field(discriminator="type")]
+    Welcome
+    | State
+    | Say
+    | Reply
+    | DealOver
+    | Standings
+    | MatchOver
+    | Overview
+    | Log
+    | Refusal
+    | Pong
+    | Bye
+    | Waiting,
+    Field(discriminator="type"),
+]
 _SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
@@ -342,7 +381,8 @@ def server_keys() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
         fields = {k: f for k, f in cls.model_fields.items() if k not in ("v", "type")}
         out[cls.model_fields["type"].default] = (
             frozenset(k for k, f in fields.items() if f.is_required()),
-            frozenset(k for k, f in fields.items() if not f.is_required()))
+            frozenset(k for k, f in fields.items() if not f.is_required()),
+        )
     return out
 
 
@@ -383,5 +423,20 @@ class LineCame(Model):
 
 
 #: What a client's inbox holds: a server's message (read and checked) or its link's event.
-Incoming = (Welcome | State | Say | Reply | DealOver | Standings | MatchOver | Overview | Log
-            | Refusal | Pong | Bye | Waiting | Closed | LineCame)
+Incoming = (
+    Welcome
+    | State
+    | Say
+    | Reply
+    | DealOver
+    | Standings
+    | MatchOver
+    | Overview
+    | Log
+    | Refusal
+    | Pong
+    | Bye
+    | Waiting
+    | Closed
+    | LineCame
+)

@@ -198,20 +198,53 @@ JOIN_CODE, SEAT_CODE, ADMIN_CODE = 10, 10, 12
 #: Messages a connection may send a second, on average, and in a burst.
 RATE, BURST = 20.0, 40
 
-CLIENT_TYPES = ("join", "act", "claim", "ready", "hint", "leave", "watch", "start", "release",
-                "empty", "ping")
-SERVER_TYPES = ("welcome", "state", "say", "reply", "deal_over", "standings", "match_over",
-                "overview", "log", "refused", "pong", "bye", "waiting")
+CLIENT_TYPES = (
+    "join",
+    "act",
+    "claim",
+    "ready",
+    "hint",
+    "leave",
+    "watch",
+    "start",
+    "release",
+    "empty",
+    "ping",
+)
+SERVER_TYPES = (
+    "welcome",
+    "state",
+    "say",
+    "reply",
+    "deal_over",
+    "standings",
+    "match_over",
+    "overview",
+    "log",
+    "refused",
+    "pong",
+    "bye",
+    "waiting",
+)
 #: The keys each client message may have besides ``v`` and ``type``.
-CLIENT_KEYS = {"join": {"code", "name", "token", "livery"}, "act": {"text", "action", "seq"},
-               "claim": {"text", "action", "seq"}, "ready": {"seq"}, "hint": {"seq"},
-               "leave": set(), "watch": {"admin"}, "start": {"table"},
-               "release": {"table", "seat"}, "empty": {"table", "seat"}, "ping": {"seq"}}
+CLIENT_KEYS = {
+    "join": {"code", "name", "token", "livery"},
+    "act": {"text", "action", "seq"},
+    "claim": {"text", "action", "seq"},
+    "ready": {"seq"},
+    "hint": {"seq"},
+    "leave": set(),
+    "watch": {"admin"},
+    "start": {"table"},
+    "release": {"table", "seat"},
+    "empty": {"table", "seat"},
+    "ping": {"seq"},
+}
 _KEYS = CLIENT_KEYS
 #: The keys of each server message besides ``v`` and ``type``: (always, sometimes), read from
 #: its model (:mod:`tutor.app.tables.messages`: the one table of the server's shapes).
 SERVER_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = server_keys()
-_MAX_SEQ = 2 ** 31 - 1
+_MAX_SEQ = 2**31 - 1
 
 
 class Refused(LaughError):
@@ -232,7 +265,7 @@ def seat_code() -> str:
 
 def spaced(code: str) -> str:
     """A code in groups of five for reading aloud and typing: ``ABCDE-FGHJK``."""
-    return "-".join(code[k:k + 5] for k in range(0, len(code), 5))
+    return "-".join(code[k : k + 5] for k in range(0, len(code), 5))
 
 
 def code_words(code: str) -> str:
@@ -246,7 +279,7 @@ def encode(message: Mapping[str, object]) -> str:
 
 
 def _short(text: str, width: int = 40) -> str:
-    text = text if len(text) <= width else text[:width - 3] + "..."
+    text = text if len(text) <= width else text[: width - 3] + "..."
     return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
@@ -268,6 +301,7 @@ def _text(limit: int) -> BeforeValidator:
         if has_controls(v):
             raise ValueError("control characters are not allowed")
         return v
+
     return BeforeValidator(check)
 
 
@@ -276,6 +310,7 @@ def _number(low: int, high: int) -> BeforeValidator:
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
             raise ValueError(f"must be a whole number from {low} to {high}")
         return v
+
     return BeforeValidator(check)
 
 
@@ -300,7 +335,7 @@ def _livery(v: str) -> str:
 
 
 def _action(v: object) -> Action:
-    if isinstance(v, Action):           # (a message made in-process: a test's, a bench's)
+    if isinstance(v, Action):  # (a message made in-process: a test's, a bench's)
         return v
     try:
         return action_from_json(v, 0)
@@ -345,8 +380,10 @@ class _Move(_Message):
     @classmethod
     def _one(cls, obj: Any) -> Any:
         if isinstance(obj, dict) and (obj.get("text") is None) == (obj.get("action") is None):
-            raise ValueError(f"a {obj.get('type')} message carries \"text\" (as typed) or "
-                             "\"action\" (a deal-record action), one of them")
+            raise ValueError(
+                f'a {obj.get("type")} message carries "text" (as typed) or '
+                '"action" (a deal-record action), one of them'
+            )
         return obj
 
 
@@ -427,9 +464,19 @@ class EmptyMessage(_Message):
 
 #: Every message a client may send, one model a ``type``: the tagged union the server
 #: dispatches on once (a ``match`` on the model's class).
-ClientMessage = (JoinMessage | ActMessage | ClaimMessage | ReadyMessage | HintMessage
-                 | LeaveMessage | WatchMessage | StartMessage | ReleaseMessage | EmptyMessage
-                 | PingMessage)
+ClientMessage = (
+    JoinMessage
+    | ActMessage
+    | ClaimMessage
+    | ReadyMessage
+    | HintMessage
+    | LeaveMessage
+    | WatchMessage
+    | StartMessage
+    | ReleaseMessage
+    | EmptyMessage
+    | PingMessage
+)
 #: The union read from JSON, told apart by its ``type`` (pydantic's discriminated union).
 ClientModel = Annotated[ClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientModel)
@@ -450,11 +497,10 @@ def read_client(data: str | bytes) -> ClientMessage:
     except JSONError as exc:
         raise Refused(f"not a message: {exc.reason}") from None
     if not isinstance(obj, dict):
-        raise Refused("not a message: send one JSON object with \"v\" and \"type\"")
+        raise Refused('not a message: send one JSON object with "v" and "type"')
     v = obj.get("v")
     if type(v) is not int or v != VERSION:
-        raise Refused(f"protocol version {_short(repr(v))}: this server speaks version "
-                      f"{VERSION}")
+        raise Refused(f"protocol version {_short(repr(v))}: this server speaks version {VERSION}")
     return client_message(obj)
 
 
@@ -467,8 +513,9 @@ def client_message(obj: Mapping[str, object]) -> ClientMessage:
     :class:`Refused` with the one line that says what is wrong (the key at fault)."""
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
-        raise Refused(f"unknown message type {_short(repr(kind))}; expected one of "
-                      f"{', '.join(CLIENT_TYPES)}")
+        raise Refused(
+            f"unknown message type {_short(repr(kind))}; expected one of {', '.join(CLIENT_TYPES)}"
+        )
     try:
         m = _CLIENT.validate_python(obj)
     except ValidationError as exc:
@@ -477,17 +524,20 @@ def client_message(obj: Mapping[str, object]) -> ClientMessage:
         if m.text is not None:
             it = classify(m.text)
             if it.kind == "claim" or isinstance(m, ClaimMessage):
-                return ClaimMessage.model_construct(v=1, type="claim", text=it.name,
-                                                    action=None, seq=m.seq)
+                return ClaimMessage.model_construct(
+                    v=1, type="claim", text=it.name, action=None, seq=m.seq
+                )
         elif isinstance(m, ActMessage) and m.action is not None and m.action.kind == "claim":
-            return ClaimMessage.model_construct(v=1, type="claim", text=None, action=m.action,
-                                                seq=m.seq)
+            return ClaimMessage.model_construct(
+                v=1, type="claim", text=None, action=m.action, seq=m.seq
+            )
     return m
 
 
 def _refusal(kind: str, exc: ValidationError) -> str:
-    extra = sorted(str(e["loc"][-1]) for e in exc.errors(include_url=False)
-                   if e["type"] == "extra_forbidden")
+    extra = sorted(
+        str(e["loc"][-1]) for e in exc.errors(include_url=False) if e["type"] == "extra_forbidden"
+    )
     if extra:
         return f"a {kind} message has no key {_short(repr(extra[0]))}"
     loc, message = problem(exc)
@@ -508,8 +558,7 @@ def read_server(data: str | bytes) -> Incoming:
     except JSONError as exc:
         raise Refused(f"the server sent {exc.reason}") from None
     if not isinstance(obj, dict) or obj.get("v") != VERSION:
-        raise Refused(f"the server speaks another protocol (this client speaks version "
-                      f"{VERSION})")
+        raise Refused(f"the server speaks another protocol (this client speaks version {VERSION})")
     if obj.get("type") not in SERVER_TYPES:
         raise Refused(f"the server sent an unknown message {_short(repr(obj.get('type')))}")
     try:

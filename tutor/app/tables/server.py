@@ -106,10 +106,19 @@ class TableServer(Outgoing):
     and each connection's address is the last its ``X-Forwarded-For`` names (else that header
     is ignored: anyone could write it)."""
 
-    def __init__(self, tables: list[Table], admin: str, folder: Path | None,
-                 published: int = 0, exit_when_done: bool = False, *,
-                 limits: Limits | None = None, pane: Callable[[str], None] | None = None,
-                 origins: tuple[str, ...] = (), proxy: bool = False):
+    def __init__(
+        self,
+        tables: list[Table],
+        admin: str,
+        folder: Path | None,
+        published: int = 0,
+        exit_when_done: bool = False,
+        *,
+        limits: Limits | None = None,
+        pane: Callable[[str], None] | None = None,
+        origins: tuple[str, ...] = (),
+        proxy: bool = False,
+    ):
         self.exit_when_done = exit_when_done
         self.proxy = proxy
         self.tables = tables
@@ -134,13 +143,12 @@ class TableServer(Outgoing):
         self._overview_timer: asyncio.TimerHandle | None = None
         self.history: deque[Message] = deque(maxlen=HISTORY)
         self.last_standings: dict[str, Any] | None = None
-        if folder is not None and any(t.match.deals for t in tables):     # resumed
+        if folder is not None and any(t.match.deals for t in tables):  # resumed
             self.history.extend(_past_events(folder / "events.jsonl"))
             if published:
                 self.last_standings = dict(self.tournament.message(published))
         self.address: str | None = None
-        self.web = WebFiles(origins, lambda text: self.quiet.say("origin", logging.WARNING,
-                                                                 text))
+        self.web = WebFiles(origins, lambda text: self.quiet.say("origin", logging.WARNING, text))
         for t in tables:
             t.gate = self.tournament.gate
             t.on_finished = self._finished
@@ -153,55 +161,75 @@ class TableServer(Outgoing):
         ``ready(server)`` is called once listening (:attr:`address` is set).  Saves and says
         goodbye to every connection before returning."""
         from websockets.asyncio.server import serve
+
         self.loop = loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
         self._stop = asyncio.Event()
-        hup = getattr(signal, "SIGHUP", None)       # a closed terminal: stopped and saved too
+        hup = getattr(signal, "SIGHUP", None)  # a closed terminal: stopped and saved too
         for sig in (signal.SIGINT, signal.SIGTERM, *([hup] if hup is not None else [])):
             try:
                 loop.add_signal_handler(sig, self._stop.set)
-            except (NotImplementedError, RuntimeError, ValueError):   # not the main thread
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
                 pass
         now = loop.time()
-        for t in self.tables:       # the tables' clocks were set when they were made
+        for t in self.tables:  # the tables' clocks were set when they were made
             if t.next_deal_at is not None:
-                t.next_deal_at = now + (t.settings.start or 0.0) if t.deal is None \
-                    else max(t.next_deal_at, now)
+                t.next_deal_at = (
+                    now + (t.settings.start or 0.0) if t.deal is None else max(t.next_deal_at, now)
+                )
             elif t.match.deals and not t.match.is_over or t._partial is not None:
-                t.next_deal_at = now            # resumed: play on at once
+                t.next_deal_at = now  # resumed: play on at once
         try:
-            server = await serve(self._handler, host, port, max_size=P.MAX_FRAME_BYTES,
-                                 max_queue=64, compression=None, ping_interval=20,
-                                 ping_timeout=20, open_timeout=5, close_timeout=2,
-                                 create_connection=self._gated(),
-                                 process_request=self.web.process_request)
+            server = await serve(
+                self._handler,
+                host,
+                port,
+                max_size=P.MAX_FRAME_BYTES,
+                max_queue=64,
+                compression=None,
+                ping_interval=20,
+                ping_timeout=20,
+                open_timeout=5,
+                close_timeout=2,
+                create_connection=self._gated(),
+                process_request=self.web.process_request,
+            )
         except OSError as exc:
-            raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") \
-                from None
+            raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         async with server:
             sock = next(iter(server.sockets))
             h, p = sock.getsockname()[:2]
             self.address = f"ws://{h if ':' not in h else '[' + h + ']'}:{p}"
             log.info("serving on %s", self.address)
-            self._save_all()                # every file there before anything is played
+            self._save_all()  # every file there before anything is played
             if any(t.settings.hint for t in self.tables):
                 self.hints.warm()
             ready(self)
             self._flush(loop.time())
             await self._stop.wait()
             log.info("stopping")
-            self._stopping = True           # the clocks stop and nothing more is taken, so
-            self.hints.stop()               # what is saved now is where every table stands
+            self._stopping = True  # the clocks stop and nothing more is taken, so
+            self.hints.stop()  # what is saved now is where every table stands
             if self.hints.worked or self.hints.dropped:
-                log.info("hints: %d worked out, %d dropped before a worker took them (their "
-                         "position had moved on)", self.hints.worked, self.hints.dropped)
+                log.info(
+                    "hints: %d worked out, %d dropped before a worker took them (their "
+                    "position had moved on)",
+                    self.hints.worked,
+                    self.hints.dropped,
+                )
             if self._wake is not None:
                 self._wake.cancel()
             self._save_all()
             for c in list(self.conns):
-                self._send(c, {"type": "bye", "reason": "stopping",
-                               "text": "The server is stopping; the match is saved and "
-                                       "resumes with --resume."})
+                self._send(
+                    c,
+                    {
+                        "type": "bye",
+                        "reason": "stopping",
+                        "text": "The server is stopping; the match is saved and "
+                        "resumes with --resume.",
+                    },
+                )
                 c.closing = True
             await asyncio.sleep(0.05)
             for c in list(self.conns):
@@ -231,6 +259,7 @@ class TableServer(Outgoing):
         counted by the guard from the moment it is accepted, and cut at once beyond the
         limits (before its handshake)."""
         from websockets.asyncio.server import ServerConnection
+
         srv = self
 
         class Gated(ServerConnection):
@@ -240,8 +269,9 @@ class TableServer(Outgoing):
                 self.laugh_address = str(peer[0]) if peer else "?"
                 # behind a trusted proxy, a connection waits under its own address, once its
                 # request has said it (_handler): the proxy's address is everyone's
-                why = srv.guard.admit(self.laugh_address, None if srv.proxy else self,
-                                      srv._close_waiting)
+                why = srv.guard.admit(
+                    self.laugh_address, None if srv.proxy else self, srv._close_waiting
+                )
                 self.laugh_counted = why is None
                 if why is not None:
                     srv.quiet.say("turned away", logging.WARNING, f"turned away: {why}")
@@ -252,6 +282,7 @@ class TableServer(Outgoing):
                     self.laugh_counted = False
                     srv.guard.gone(self.laugh_address, self)
                 super().connection_lost(exc)
+
         return Gated
 
     def _close_waiting(self, ws: Any) -> None:
@@ -259,8 +290,12 @@ class TableServer(Outgoing):
         its newest (:meth:`~tutor.app.tables._guard.Guard.admit`)."""
         if ws is None:
             return
-        self.quiet.say("made room", logging.WARNING, f"{getattr(ws, 'laugh_address', '?')}: "
-                       "the oldest connection that had not joined closed to make room")
+        self.quiet.say(
+            "made room",
+            logging.WARNING,
+            f"{getattr(ws, 'laugh_address', '?')}: "
+            "the oldest connection that had not joined closed to make room",
+        )
         transport = getattr(ws, "transport", None)
         if transport is not None:
             transport.abort()
@@ -275,8 +310,7 @@ class TableServer(Outgoing):
         last = given[-1].split(",")[-1].strip() if given else ""
         real = last[:64] if last and last.isprintable() else address
         if getattr(ws, "laugh_counted", False):
-            self.guard.moved(ws, getattr(ws, "laugh_address", address), real,
-                             self._close_waiting)
+            self.guard.moved(ws, getattr(ws, "laugh_address", address), real, self._close_waiting)
             ws.laugh_address = real  # type: ignore[attr-defined]  # connection_lost reads it
         return real
 
@@ -285,6 +319,7 @@ class TableServer(Outgoing):
     async def _handler(self, ws: ServerConnection) -> None:
         from websockets.exceptions import ConnectionClosed
         from websockets.protocol import State
+
         loop = self._running
         peer = _peer(ws)
         address = self._forwarded(ws, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]))
@@ -296,36 +331,43 @@ class TableServer(Outgoing):
         timer = loop.call_later(self.guard.limits.join_seconds, self._no_join, conn)
         try:
             async for data in ws:
-                if self._stopping:          # saved already: nothing more is played
+                if self._stopping:  # saved already: nothing more is played
                     continue
                 now = loop.time()
                 if not conn.limit.allow(now):
                     n = conn.limit.notice_due(now)
                     if n:
-                        self._refuse(conn, f"too many messages: at most {P.RATE:g} a second "
-                                           f"({n} refused)")
+                        self._refuse(
+                            conn, f"too many messages: at most {P.RATE:g} a second ({n} refused)"
+                        )
                     if conn.limit.total_refused > MAX_REFUSED:
-                        self.quiet.say("flood", logging.WARNING, f"{peer}: closed after "
-                                       f"{conn.limit.total_refused} messages refused")
+                        self.quiet.say(
+                            "flood",
+                            logging.WARNING,
+                            f"{peer}: closed after {conn.limit.total_refused} messages refused",
+                        )
                         await ws.close(1008, "too many messages")
                         break
                     continue
                 try:
                     msg = P.read_client(data)
                     if msg.type in ("join", "watch") and conn.table is None and not conn.admin:
-                        timer.cancel()          # a code given: compared, late if need be
+                        timer.cancel()  # a code given: compared, late if need be
                         wait = self.guard.delay(conn.address)
                         if wait:
                             await asyncio.sleep(wait)
                             if self._stopping or ws.state is not State.OPEN:
-                                break           # closed while it waited: never checked
+                                break  # closed while it waited: never checked
                             now = loop.time()
                     if self._handle(conn, msg, now):
-                        conn.limit.refund()         # a move taken: the deal's pace, not a flood
-                except Exception as exc:            # the table goes on, whatever came
+                        conn.limit.refund()  # a move taken: the deal's pace, not a flood
+                except Exception as exc:  # the table goes on, whatever came
                     if not isinstance(exc, P.Refused):
-                        self.quiet.say("handle", logging.ERROR, f"{peer}: a message could not "
-                                       f"be handled: {type(exc).__name__}: {exc}")
+                        self.quiet.say(
+                            "handle",
+                            logging.ERROR,
+                            f"{peer}: a message could not be handled: {type(exc).__name__}: {exc}",
+                        )
                         exc = P.Refused("the server could not take that message")
                     self._refuse(conn, str(exc))
                     if conn.closing:
@@ -335,17 +377,27 @@ class TableServer(Outgoing):
                 self._flush(loop.time())
         except ConnectionClosed as exc:
             if exc.rcvd is None and exc.sent is not None and exc.sent.code == 1009:
-                self.quiet.say("frame", logging.WARNING, f"{peer}: a frame over "
-                               f"{P.MAX_FRAME_BYTES} bytes: connection closed")
-        except Exception as exc:            # never a traceback per connection
-            self.quiet.say("connection", logging.ERROR,
-                           f"{peer}: connection ended: {type(exc).__name__}: {exc}")
+                self.quiet.say(
+                    "frame",
+                    logging.WARNING,
+                    f"{peer}: a frame over {P.MAX_FRAME_BYTES} bytes: connection closed",
+                )
+        except Exception as exc:  # never a traceback per connection
+            self.quiet.say(
+                "connection",
+                logging.ERROR,
+                f"{peer}: connection ended: {type(exc).__name__}: {exc}",
+            )
         finally:
             timer.cancel()
             self.conns.discard(conn)
             writer.cancel()
-            if conn.table is not None and conn.seat is not None and not conn.admin and not any(
-                    c.table is conn.table and c.seat == conn.seat for c in self.conns):
+            if (
+                conn.table is not None
+                and conn.seat is not None
+                and not conn.admin
+                and not any(c.table is conn.table and c.seat == conn.seat for c in self.conns)
+            ):
                 conn.table.leave(conn.seat, loop.time())
                 log.info("%s: %s left table %d", peer, conn.name, conn.table.number)
                 if not self._stopping:
@@ -354,12 +406,16 @@ class TableServer(Outgoing):
     def _no_join(self, conn: _Conn) -> None:
         if conn.table is None and not conn.admin and not conn.closing:
             conn.closing = True
-            self.quiet.say("no join", logging.INFO, f"{conn.peer}: closed: no join within "
-                           f"{self.guard.limits.join_seconds:g} s")
+            self.quiet.say(
+                "no join",
+                logging.INFO,
+                f"{conn.peer}: closed: no join within {self.guard.limits.join_seconds:g} s",
+            )
             asyncio.ensure_future(conn.ws.close(1008, "no join"))
 
     async def _writer(self, conn: _Conn) -> None:
         from websockets.exceptions import ConnectionClosed
+
         try:
             while True:
                 text = await conn.queue.get()
@@ -386,8 +442,9 @@ class TableServer(Outgoing):
                 self._watch(conn, msg)
             case P.StartMessage() | P.ReleaseMessage() | P.EmptyMessage():
                 if not conn.admin:
-                    raise P.Refused(f"only the organiser may {msg.type} (watch with the "
-                                    "organiser's code first)")
+                    raise P.Refused(
+                        f"only the organiser may {msg.type} (watch with the organiser's code first)"
+                    )
                 self._organise(conn, msg, now)
             case P.LeaveMessage():
                 t, seat, name = conn.place()
@@ -431,8 +488,10 @@ class TableServer(Outgoing):
         deal."""
         t, seat, name = conn.place()
         if t.paused:
-            raise P.Refused(f"table {t.number} is paused until the server can save its play: "
-                            "nothing of yours was taken; send it again when it goes on")
+            raise P.Refused(
+                f"table {t.number} is paused until the server can save its play: "
+                "nothing of yours was taken; send it again when it goes on"
+            )
         if not t.seated(seat, name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
         return t, seat
@@ -455,7 +514,7 @@ class TableServer(Outgoing):
             raise P.Refused("this connection has joined already")
         code = code_words(msg.code).encode()
         table = None
-        for t in self.tables:           # every code compared, in constant time
+        for t in self.tables:  # every code compared, in constant time
             if hmac.compare_digest(code, t.code.encode()):
                 table = t
         if table is None:
@@ -464,36 +523,65 @@ class TableServer(Outgoing):
         try:
             joined = table.join(msg.name, msg.token, now, msg.livery)
         except P.WrongSeatCode:
-            self._missed(conn)              # a guess at a seat code, as at a table's code
+            self._missed(conn)  # a guess at a seat code, as at a table's code
             raise
         except P.Refused:
-            conn.closing = True             # one join a connection: a refused one ends it
+            conn.closing = True  # one join a connection: a refused one ends it
             raise
         self.guard.settled(conn.address, conn.ws)
         for c in list(self.conns):
             if c is not conn and c.table is table and c.seat == joined.seat and not c.admin:
-                c.closing = True        # the same person on a new connection: the old one goes
-                self._send(c, {"type": "bye", "reason": "replaced",
-                               "text": "You joined from another connection."})
+                c.closing = True  # the same person on a new connection: the old one goes
+                self._send(
+                    c,
+                    {
+                        "type": "bye",
+                        "reason": "replaced",
+                        "text": "You joined from another connection.",
+                    },
+                )
                 asyncio.ensure_future(c.ws.close(1000, "replaced"))
                 c.table = None
         conn.table, conn.seat = table, joined.seat
         st = table.seats[joined.seat]
         conn.name = st.name if joined.now else st.incoming
         if not joined.quiet:
-            log.info("%s: %s %s table %d seat %d", conn.peer, conn.name,
-                     "is back at" if joined.back else "at", table.number, joined.seat)
+            log.info(
+                "%s: %s %s table %d seat %d",
+                conn.peer,
+                conn.name,
+                "is back at" if joined.back else "at",
+                table.number,
+                joined.seat,
+            )
         s = table.settings
-        self._send(conn, {
-            "type": "welcome", "table": table.number, "seat": joined.seat,
-            "token": joined.token, "name": conn.name, "seated": joined.now,
-            "back": joined.back, "names": table.names, "ruleset": s.ruleset.id,
-            "players": s.players, "level": s.level.name, "hint": s.hint, "hints": s.hints,
-            "wait": s.wait, "move_time": s.move_time, "reserve": s.reserve,
-            "games": len(table.match.games), "played": len(table.match.deals),
-            "duplicate": s.duplicate, "livery": st.livery,
-            "scoring": scoring_words(s.ruleset, s.players)})
-        if joined.back:             # nothing saved has changed; a quiet one tells nobody else
+        self._send(
+            conn,
+            {
+                "type": "welcome",
+                "table": table.number,
+                "seat": joined.seat,
+                "token": joined.token,
+                "name": conn.name,
+                "seated": joined.now,
+                "back": joined.back,
+                "names": table.names,
+                "ruleset": s.ruleset.id,
+                "players": s.players,
+                "level": s.level.name,
+                "hint": s.hint,
+                "hints": s.hints,
+                "wait": s.wait,
+                "move_time": s.move_time,
+                "reserve": s.reserve,
+                "games": len(table.match.games),
+                "played": len(table.match.deals),
+                "duplicate": s.duplicate,
+                "livery": st.livery,
+                "scoring": scoring_words(s.ruleset, s.players),
+            },
+        )
+        if joined.back:  # nothing saved has changed; a quiet one tells nobody else
             if joined.quiet:
                 self._states(table, [conn], now)
             else:
@@ -502,38 +590,62 @@ class TableServer(Outgoing):
         table.changed = True
         self._save_state()
 
-    def _organise(self, conn: _Conn,
-                  msg: P.StartMessage | P.ReleaseMessage | P.EmptyMessage, now: float) -> None:
+    def _organise(
+        self, conn: _Conn, msg: P.StartMessage | P.ReleaseMessage | P.EmptyMessage, now: float
+    ) -> None:
         """The organiser's ``start``, ``release`` and ``empty``."""
         if msg.table is not None and msg.table > len(self.tables):
             raise P.Refused(f"table: from 1 to {len(self.tables)}")
-        if not isinstance(msg, P.StartMessage):         # release, empty: a table and a seat
+        if not isinstance(msg, P.StartMessage):  # release, empty: a table and a seat
             t, seat = self.tables[msg.table - 1], msg.seat
             if seat >= len(t.seats):
                 raise P.Refused(f"seat: from 0 to {len(t.seats) - 1}")
             if isinstance(msg, P.ReleaseMessage):
                 who, code = t.release(seat)
-                t._log("released", f"the organiser released seat {seat} ({who}): a new seat "
-                                   "code takes it back now", seat=seat)
-                self._send(conn, {"type": "reply", "ok": True, "to": "release", "seq": None,
-                                  "text": f"Seat {seat} of table {t.number} ({who}): the new "
-                                          f"seat code is {P.spaced(code)}."})
+                t._log(
+                    "released",
+                    f"the organiser released seat {seat} ({who}): a new seat "
+                    "code takes it back now",
+                    seat=seat,
+                )
+                self._send(
+                    conn,
+                    {
+                        "type": "reply",
+                        "ok": True,
+                        "to": "release",
+                        "seq": None,
+                        "text": f"Seat {seat} of table {t.number} ({who}): the new "
+                        f"seat code is {P.spaced(code)}.",
+                    },
+                )
             else:
                 who = t.empty(seat, now)
-                t._log("emptied", f"the organiser emptied seat {seat} ({who}): a computer "
-                                  "player takes it", seat=seat)
+                t._log(
+                    "emptied",
+                    f"the organiser emptied seat {seat} ({who}): a computer player takes it",
+                    seat=seat,
+                )
                 for c in list(self.conns):
                     if c.table is t and c.seat == seat and not c.admin:
                         c.closing = True
-                        self._send(c, {"type": "bye", "reason": "emptied",
-                                       "text": "The organiser gave your seat to a computer "
-                                               "player."})
+                        self._send(
+                            c,
+                            {
+                                "type": "bye",
+                                "reason": "emptied",
+                                "text": "The organiser gave your seat to a computer player.",
+                            },
+                        )
                         asyncio.ensure_future(c.ws.close(1000, "emptied"))
                         c.table = None
             self._save_state()
             return
-        started = [t for t in (self.tables if msg.table is None else
-                               [self.tables[msg.table - 1]]) if t.start(now)]
+        started = [
+            t
+            for t in (self.tables if msg.table is None else [self.tables[msg.table - 1]])
+            if t.start(now)
+        ]
         if not started and msg.table is not None:
             raise P.Refused(f"table {msg.table} has begun already")
 
@@ -541,8 +653,10 @@ class TableServer(Outgoing):
         t, seat, _ = conn.place()
 
         def reply(ok: bool, text: str) -> None:
-            self._send(conn, {"type": "reply", "ok": ok, "to": "hint", "seq": msg.seq,
-                              "text": text})
+            self._send(
+                conn, {"type": "reply", "ok": ok, "to": "hint", "seq": msg.seq, "text": text}
+            )
+
         why = t.hint_refusal(seat)
         if why is None and self.hints.busy:
             why = "The hints are busy: ask again in a moment."
@@ -560,12 +674,14 @@ class TableServer(Outgoing):
                 reply(False, "No hint could be worked out.")
             else:
                 reply(True, "Hint: " + text)
+
         pos = t.hint_position(seat)
-        if pos is None:                 # the refusal above says why; nothing to work out
+        if pos is None:  # the refusal above says why; nothing to work out
             reply(False, "No hint now: it is not your turn.")
             return
-        if self.hints.ask(pos, seat, t.names, done,
-                          lambda: (t.deal_number, t.turn_index) == asked and t.playing):
+        if self.hints.ask(
+            pos, seat, t.names, done, lambda: (t.deal_number, t.turn_index) == asked and t.playing
+        ):
             t.hint_taken(seat)
         else:
             reply(False, "The hints are busy: ask again in a moment.")
@@ -583,14 +699,17 @@ class TableServer(Outgoing):
         whose files are written now goes on (:meth:`_flush`)."""
         loop = self.loop
         if loop is not None and not loop.is_closed():
+
             def run() -> None:
                 fn()
                 self._flush(loop.time())
+
             loop.call_later(seconds, run)
 
     def _progress(self, table: Table, deal: Deal, new: bool) -> None:
         if self.files is not None and not self.files.journal(
-                table.number, len(table.match.deals), deal, new):
+            table.number, len(table.match.deals), deal, new
+        ):
             self._pause(table)
 
     def _pause(self, table: Table) -> None:
@@ -601,15 +720,25 @@ class TableServer(Outgoing):
             return
         table.paused = True
         self._paused_at[table.number] = self._running.time() if self.loop else 0.0
-        text = (f"Table {table.number} is paused: the server cannot save its play (its disk "
-                "may be full). Nothing is lost; it goes on by itself once it can save.")
+        text = (
+            f"Table {table.number} is paused: the server cannot save its play (its disk "
+            "may be full). Nothing is lost; it goes on by itself once it can save."
+        )
         for c in self.conns:
             if not c.closing and (c.admin or c.table is table):
                 self._send(c, {"type": "say", "table": table.number, "text": text})
         for c in self.conns:
             if c.admin and not c.closing:
-                self._send(c, {"type": "log", "table": table.number, "event": "paused",
-                               "text": text, "game": len(table.match.deals)})
+                self._send(
+                    c,
+                    {
+                        "type": "log",
+                        "table": table.number,
+                        "event": "paused",
+                        "text": text,
+                        "game": len(table.match.deals),
+                    },
+                )
 
     def _finished(self, table: Table, deal: Deal, t: float) -> None:
         if self.files is not None:
@@ -620,7 +749,7 @@ class TableServer(Outgoing):
         standings = self.tournament.finished(table)
         if standings is not None:
             self.last_standings = dict(standings)
-            for c in self.conns:        # the organiser: once, not once a table
+            for c in self.conns:  # the organiser: once, not once a table
                 if c.admin and not c.closing:
                     self._send(c, standings)
             for other in self.tables:
@@ -636,23 +765,34 @@ class TableServer(Outgoing):
         """The final standings written as ``standings.csv`` and ``standings.html`` in the
         server's folder, and said in the log (where they are)."""
         from tutor.app.tables._standings_files import standings_csv, standings_html
+
         if self.files is None or self.folder is None:
             return
         rows, tms, dup = standings["rows"], standings["teams"], standings["duplicate"]
         s = self.tables[0].settings
-        head = (f"{s.ruleset.title}: {len(self.tables)} table{'s' if len(self.tables) > 1 else ''}"
-                f" of {s.players}{', duplicate play' if dup else ''}; written "
-                f"{time.strftime('%Y-%m-%d %H:%M')}.")
-        written = [p for p, text in (
-            (self.folder / "standings.csv", standings_csv(rows, tms, dup)),
-            (self.folder / "standings.html", standings_html(rows, tms, dup, head)))
-            if self.files.write(p, text)]
+        head = (
+            f"{s.ruleset.title}: {len(self.tables)} table{'s' if len(self.tables) > 1 else ''}"
+            f" of {s.players}{', duplicate play' if dup else ''}; written "
+            f"{time.strftime('%Y-%m-%d %H:%M')}."
+        )
+        written = [
+            p
+            for p, text in (
+                (self.folder / "standings.csv", standings_csv(rows, tms, dup)),
+                (self.folder / "standings.html", standings_html(rows, tms, dup, head)),
+            )
+            if self.files.write(p, text)
+        ]
         if written:
-            table._log("files", f"The final standings are written in {self.folder}: "
-                                + " and ".join(p.name for p in written))
+            table._log(
+                "files",
+                f"The final standings are written in {self.folder}: "
+                + " and ".join(p.name for p in written),
+            )
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
+
         if self.files is None or self.folder is None:
             return
         names = table.names
@@ -663,12 +803,17 @@ class TableServer(Outgoing):
         for q in range(len(table.seats)):
             if table.person(q):
                 path = self.folder / "sheets" / f"table-{table.number}-seat-{q}.html"
-                if self.files.write(path, sheet_html(table.match, names, q, since=since,
-                                                     liveries=liveries, teams=totals)):
+                if self.files.write(
+                    path,
+                    sheet_html(table.match, names, q, since=since, liveries=liveries, teams=totals),
+                ):
                     written.append(path.name)
         if written:
-            table._log("files", f"Table {table.number}'s score sheets are written in "
-                                f"{self.folder / 'sheets'}: " + ", ".join(written))
+            table._log(
+                "files",
+                f"Table {table.number}'s score sheets are written in "
+                f"{self.folder / 'sheets'}: " + ", ".join(written),
+            )
 
     def state(self) -> dict[str, object]:
         """What ``server.json`` holds (:func:`~tutor.app.tables._state.state_json`)."""
@@ -697,11 +842,14 @@ def _standings_line(st: StandingsData) -> str:
 
     def score(r: StandingData | TeamData) -> str:
         return f"{r.get('dup', 0.0):+g} vs same cards ({r['score']})" if dup else str(r["score"])
-    text = (f"standings after round {st['round']} of {st['rounds']}: " + "; ".join(
-        f"{r.get('place')}. {r['name']} (table {r['table']}) {score(r)}" for r in people[:6]))
+
+    text = f"standings after round {st['round']} of {st['rounds']}: " + "; ".join(
+        f"{r.get('place')}. {r['name']} (table {r['table']}) {score(r)}" for r in people[:6]
+    )
     if st["teams"]:
-        text += "; liveries: " + "; ".join(f"{x.get('place')}. {x['livery']} {score(x)}"
-                                           for x in st["teams"])
+        text += "; liveries: " + "; ".join(
+            f"{x.get('place')}. {x['livery']} {score(x)}" for x in st["teams"]
+        )
     return text
 
 
@@ -723,18 +871,23 @@ def _past_events(path: Path, most: int = HISTORY) -> list[Message]:
     except OSError:
         return []
     from tutor.app.tables.messages import Log
+
     out: list[Message] = []
-    for line in data.splitlines()[-4 * most:]:
+    for line in data.splitlines()[-4 * most :]:
         try:
             raw = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(raw, dict) or raw.get("event") not in HISTORY_EVENTS or not \
-                isinstance(raw.get("table"), int) or not isinstance(raw.get("text"), str):
+        if (
+            not isinstance(raw, dict)
+            or raw.get("event") not in HISTORY_EVENTS
+            or not isinstance(raw.get("table"), int)
+            or not isinstance(raw.get("text"), str)
+        ):
             continue
         msg = {"type": "log", "game": None, **{k: raw[k] for k in _LOG_KEYS if k in raw}}
         try:
-            Log.model_validate(msg)         # as the organiser's view will read it
+            Log.model_validate(msg)  # as the organiser's view will read it
         except ValueError:
             continue
         out.append(msg)

@@ -89,9 +89,26 @@ from tutor.engine.records import result_to_json
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import SEAT_NAMES
 
-__all__ = ["EVERYONE", "FALSE_CLAIM_TEXT", "LOG", "PUBLIC", "REJOIN_BURST", "REJOIN_EVERY",
-           "STATE", "Clock", "Entry", "Joined", "Message", "SeatState", "Settings", "Snapshot",
-           "Table", "Target", "bot_name", "settlement_fields"]
+__all__ = [
+    "EVERYONE",
+    "FALSE_CLAIM_TEXT",
+    "LOG",
+    "PUBLIC",
+    "REJOIN_BURST",
+    "REJOIN_EVERY",
+    "STATE",
+    "Clock",
+    "Entry",
+    "Joined",
+    "Message",
+    "SeatState",
+    "Settings",
+    "Snapshot",
+    "Table",
+    "Target",
+    "bot_name",
+    "settlement_fields",
+]
 
 #: Targets of the outbox besides a seat number: every connection at the table, and the
 #: spectators only (people waiting for a seat, the organiser).
@@ -248,16 +265,29 @@ class Table:
     called with every finished deal and the clock time it ended; ``token()`` makes seat
     tokens; ``now`` the clock time the table opens at."""
 
-    def __init__(self, number: int, code: str, settings: Settings, match: Match | None = None,
-                 *, seats: list[SeatState] | None = None,
-                 gate: Callable[[Table, Game], bool] | None = None,
-                 on_finished: Callable[[Table, Deal, float], None] | None = None,
-                 token: Callable[[], str] | None = None, now: float = 0.0):
+    def __init__(
+        self,
+        number: int,
+        code: str,
+        settings: Settings,
+        match: Match | None = None,
+        *,
+        seats: list[SeatState] | None = None,
+        gate: Callable[[Table, Game], bool] | None = None,
+        on_finished: Callable[[Table, Deal, float], None] | None = None,
+        token: Callable[[], str] | None = None,
+        now: float = 0.0,
+    ):
         self.number = number
         self.code = code
         self.settings = s = settings
-        self.match = match if match is not None else Match.start(
-            s.ruleset, s.players, s.table_seed(number), s.deals, meta={"table": number})
+        self.match = (
+            match
+            if match is not None
+            else Match.start(
+                s.ruleset, s.players, s.table_seed(number), s.deals, meta={"table": number}
+            )
+        )
         self.seats = seats if seats is not None else [SeatState() for _ in range(s.players)]
         self.gate = gate
         self.on_finished = on_finished
@@ -273,7 +303,8 @@ class Table:
         self.turn_since = now
         self.before_until = now
         self.next_deal_at: float | None = (
-            None if self.match.is_over or s.start is None else now + s.start)
+            None if self.match.is_over or s.start is None else now + s.start
+        )
         #: Seconds of each seat's reserve left this deal (its clock: :meth:`clock`).
         self.reserve_left = [s.reserve] * s.players
         #: Set by the server: called with each deal as it begins and after each batch of
@@ -298,7 +329,7 @@ class Table:
         self._hinted: dict[int, int] = {}
         self._hints_used: dict[int, int] = {}
         if not self.match.deals:
-            self.keep_named()           # the named first dealer's seat: a code of its own
+            self.keep_named()  # the named first dealer's seat: a code of its own
 
     @property
     def _live(self) -> Deal:
@@ -330,8 +361,7 @@ class Table:
     @property
     def names(self) -> list[str]:
         """Each seat's name: the person's, or a computer player's (:func:`bot_name`)."""
-        return [st.name if st.name is not None else bot_name(q)
-                for q, st in enumerate(self.seats)]
+        return [st.name if st.name is not None else bot_name(q) for q, st in enumerate(self.seats)]
 
     def person(self, seat: int) -> bool:
         """True when a person sits at ``seat`` (here or away)."""
@@ -344,8 +374,9 @@ class Table:
         """True when ``name`` sits at ``seat`` now (not waiting for the next deal)."""
         return self.seats[seat].name == name
 
-    def join(self, name: str | None, token: str | None, now: float,
-             livery: str | None = None) -> Joined:
+    def join(
+        self, name: str | None, token: str | None, now: float, livery: str | None = None
+    ) -> Joined:
         """A person joins.  With ``token`` (the seat code a join gave, or the organiser gave:
         case, spaces and dashes do not matter): takes back exactly the seat that code belongs
         to, under the name it was given (``name`` None: that name; codes are compared in
@@ -363,27 +394,36 @@ class Table:
         if token is not None:
             return self._back(name, token, now, livery)
         if name is None:
-            raise Refused("name: 1 to 24 characters (only a seat code takes a seat without "
-                          "one)")
+            raise Refused("name: 1 to 24 characters (only a seat code takes a seat without one)")
         low = name.casefold()
         for st in self.seats:
             if low in ((st.name or "").casefold(), (st.incoming or "").casefold()):
-                raise Refused(f"a seat at this table is kept for {name}: it is taken back with "
-                              "its seat code (shown when it was taken; the organiser can give "
-                              "a new one), or choose another name")
+                raise Refused(
+                    f"a seat at this table is kept for {name}: it is taken back with "
+                    "its seat code (shown when it was taken; the organiser can give "
+                    "a new one), or choose another name"
+                )
         lead = self._first_dealer_name()
         if lead is not None and lead.casefold() == low and self.reserved_seats():
-            raise Refused(f"the seat kept for {lead} is taken with the seat code the organiser "
-                          "gives them")
-        free = [q for q, st in enumerate(self.seats) if st.name is None and st.incoming is None
-                and st.token is None and q not in self.reserved_seats()]
+            raise Refused(
+                f"the seat kept for {lead} is taken with the seat code the organiser gives them"
+            )
+        free = [
+            q
+            for q, st in enumerate(self.seats)
+            if st.name is None
+            and st.incoming is None
+            and st.token is None
+            and q not in self.reserved_seats()
+        ]
         if not free:
             raise Refused("this table is full: every seat is taken")
         q = self.rng.choice(free)
         return self._seat(q, name, self._token(), now, livery)
 
-    def _seat(self, q: int, name: str, tok: str, now: float, livery: str | None,
-              kept: bool = False) -> Joined:
+    def _seat(
+        self, q: int, name: str, tok: str, now: float, livery: str | None, kept: bool = False
+    ) -> Joined:
         """``name`` takes seat ``q`` with the code ``tok`` (``kept``: the seat the organiser
         kept for them)."""
         st = self.seats[q]
@@ -396,8 +436,9 @@ class Table:
             st.incoming, st.incoming_token, st.connected = name, tok, True
             st.token = None
             self._say(EVERYONE, f"{name} joins and takes seat {q} from the next deal.")
-            self._log("joined", f"{name} joins{_of(livery)}, seat {q}{how} from the next deal",
-                      seat=q)
+            self._log(
+                "joined", f"{name} joins{_of(livery)}, seat {q}{how} from the next deal", seat=q
+            )
             self.changed = True
             return Joined(q, tok, False, False)
         st.name, st.token, st.connected, st.gone_since = name, tok, True, None
@@ -415,7 +456,7 @@ class Table:
         st = self.seats[q]
         tok = (st.incoming_token if incoming else st.token) or ""
         holder = st.incoming if incoming else st.name
-        if holder is None:                  # the seat the organiser kept for a named person
+        if holder is None:  # the seat the organiser kept for a named person
             lead = self._first_dealer_name() or name or "A player"
             if name is not None and name.casefold() != lead.casefold():
                 raise Refused(f"that seat code is {lead}'s: join as {lead}")
@@ -424,11 +465,13 @@ class Table:
             raise Refused(f"that seat code takes back the seat of {holder}: join as {holder}")
         wait = self._rejoin_wait(q, now)
         if wait is not None:
-            raise Refused(f"seat {q} has been taken back {REJOIN_BURST} times in a short "
-                          f"while: try again in {wait} s")
+            raise Refused(
+                f"seat {q} has been taken back {REJOIN_BURST} times in a short "
+                f"while: try again in {wait} s"
+            )
         was = st.connected
         st.connected, st.gone_since, st.left = True, None, False
-        if st.given:                        # the code the organiser gave: now used
+        if st.given:  # the code the organiser gave: now used
             st.given = False
         if livery and not st.livery:
             st.livery = livery
@@ -457,8 +500,9 @@ class Table:
         found: tuple[int | None, bool] = (None, False)
         for q, st in enumerate(self.seats):
             for tok, incoming in ((st.token, False), (st.incoming_token, True)):
-                ok = hmac.compare_digest(given, code_words(tok or "\0" * len(token)).encode(
-                    "utf-8", "surrogatepass"))
+                ok = hmac.compare_digest(
+                    given, code_words(tok or "\0" * len(token)).encode("utf-8", "surrogatepass")
+                )
                 if ok and tok is not None:
                     found = (q, incoming)
         return found
@@ -563,8 +607,13 @@ class Table:
         ``gap`` seconds after its ``people``-th person sits (never while it waits for the
         organiser, ``hold``, nor when ``start`` sets its own time)."""
         s = self.settings
-        if self.deal is None and not self.match.is_over and not s.hold and s.start is None \
-                and self.people_seated() >= s.people:
+        if (
+            self.deal is None
+            and not self.match.is_over
+            and not s.hold
+            and s.start is None
+            and self.people_seated() >= s.people
+        ):
             self.next_deal_at = now + s.gap
 
     def leave(self, seat: int, now: float, *, meant: bool = False) -> None:
@@ -587,10 +636,13 @@ class Table:
             self._free(seat)
             self._say(EVERYONE, f"{who} has left the table: seat {seat} is free again.")
             return
-        if st.name is not None and not self.match.is_over:     # (after it: everyone goes)
-            self._say(EVERYONE, f"{who} has left the table: their turns wait "
-                                f"{self.settings.wait:g} s, then a computer player moves for "
-                                "them.")
+        if st.name is not None and not self.match.is_over:  # (after it: everyone goes)
+            self._say(
+                EVERYONE,
+                f"{who} has left the table: their turns wait "
+                f"{self.settings.wait:g} s, then a computer player moves for "
+                "them.",
+            )
         self._log("left", f"{who} has left seat {seat}", seat=seat)
         self.changed = True
 
@@ -602,8 +654,11 @@ class Table:
         for q, st in enumerate(self.seats):
             if st.name is None or st.connected:
                 continue
-            idle = st.gone_since is not None and now - st.gone_since >= self.settings.wait \
+            idle = (
+                st.gone_since is not None
+                and now - st.gone_since >= self.settings.wait
                 and not st.played
+            )
             if st.left or idle:
                 self._log("left", f"{st.name}'s seat {q} is free again", seat=q)
                 self._free(q)
@@ -614,13 +669,14 @@ class Table:
         """The dealer lets play begin without waiting further (a ``ready`` message, arriving at
         clock time ``now``; anyone else's is answered the same and changes nothing).  True when
         play was waiting for them."""
+
         def begin() -> bool:
-            taken = self.deal is not None and seat == self.deal.dealer \
-                and self.before_until > now
+            taken = self.deal is not None and seat == self.deal.dealer and self.before_until > now
             if taken:
                 self.before_until = now
             self._reply(seat, msg, True, "")
             return taken
+
         return self._intent(seat, msg, now, begin, in_play=False)
 
     def act(self, seat: int, msg: ActMessage, now: float) -> bool:
@@ -635,8 +691,14 @@ class Table:
         arriving at clock time ``now``; True when the claim took cards (see :meth:`_intent`)."""
         return self._intent(seat, msg, now, lambda: self._claim(seat, msg, now))
 
-    def _intent(self, seat: int, msg: ActMessage | ClaimMessage | ReadyMessage, now: float,
-                then: Callable[[], bool], in_play: bool = True) -> bool:
+    def _intent(
+        self,
+        seat: int,
+        msg: ActMessage | ClaimMessage | ReadyMessage,
+        now: float,
+        then: Callable[[], bool],
+        in_play: bool = True,
+    ) -> bool:
         """What every intent goes through: an action named for another seat raises
         :class:`~tutor.app.tables.protocol.Refused` (nothing is done); every earlier event of
         the table runs first; with ``in_play``, an intent while no deal is being played is
@@ -647,12 +709,13 @@ class Table:
         action = msg.action if isinstance(msg, (ActMessage, ClaimMessage)) else None
         if action is not None and action.player != seat:
             raise Refused(f"that action is for seat {action.player}; you sit at seat {seat}")
-        self.tick(now, before=True, most=1 << 30)       # every earlier event first, however many
+        self.tick(now, before=True, most=1 << 30)  # every earlier event first, however many
         self.cause = [seat, msg.seq]
         if in_play and not self.playing:
             taken = False
-            self._reply(seat, msg, False, "No deal is being played now: the next one begins "
-                                          "shortly.")
+            self._reply(
+                seat, msg, False, "No deal is being played now: the next one begins shortly."
+            )
         else:
             taken = then()
         self.tick(now)
@@ -669,11 +732,15 @@ class Table:
                 return False
         else:
             try:
-                a = d.parse_action(msg.text or "", seat)      # (the model: text or action)
-            except AmbiguousAction as exc:          # IncompleteAction too: the choices follow
-                self._reply(seat, msg, False,
-                            exc.reason.words(seat, names, choices=False, capital=True),
-                            [c.notation() for c in exc.candidates])
+                a = d.parse_action(msg.text or "", seat)  # (the model: text or action)
+            except AmbiguousAction as exc:  # IncompleteAction too: the choices follow
+                self._reply(
+                    seat,
+                    msg,
+                    False,
+                    exc.reason.words(seat, names, choices=False, capital=True),
+                    [c.notation() for c in exc.candidates],
+                )
                 return False
             except (InvalidAction, IllegalAction) as exc:
                 self._reply(seat, msg, False, exc.reason.words(seat, names) + ".")
@@ -691,23 +758,32 @@ class Table:
         :func:`~tutor.app.play.mistakes.claim_words`, as a practice deal words it."""
         d = self._live
         if not d.ruleset.oversights:
-            self._reply(seat, msg, False, "This ruleset lists no oversights: there is never "
-                                          "anything to claim.")
+            self._reply(
+                seat,
+                msg,
+                False,
+                "This ruleset lists no oversights: there is never anything to claim.",
+            )
             return False
-        action, text = msg.action, msg.text or ""       # (the model: text or action)
-        outs = self._watch.arrive(seat, action if action is not None else text, now,
-                                  blind=True)
+        action, text = msg.action, msg.text or ""  # (the model: text or action)
+        outs = self._watch.arrive(seat, action if action is not None else text, now, blind=True)
         for o in outs[:-1]:
             self._race_line(o)
         last = outs[-1]
         if last.result == R.HIT:
             self._race_line(last)
-            self._reply(seat, msg, True, f"You claimed first, {_ms(_seconds(last))} after it "
-                                         "could be claimed (the server's clock, on arrival).")
+            self._reply(
+                seat,
+                msg,
+                True,
+                f"You claimed first, {_ms(_seconds(last))} after it "
+                "could be claimed (the server's clock, on arrival).",
+            )
         else:
             if last.result == R.FALSE_CLAIM:
                 self.notes[seat].false_claims.append(
-                    (action.notation() if action is not None else text, len(d.history)))
+                    (action.notation() if action is not None else text, len(d.history))
+                )
             self._reply(seat, msg, False, claim_words(last, seat, self.names, table=True))
             if last.result == R.TOO_LATE:
                 self._lost_race_line(last)
@@ -723,13 +799,11 @@ class Table:
         if not s.hint:
             return "Hints are off at this table."
         if not self.playing or self._live.to_move != seat:
-            return ("A hint answers your move when it is your turn (a claim is yours to "
-                    "find).")
+            return "A hint answers your move when it is your turn (a claim is yours to find)."
         if self._hinted.get(seat) == self.turn_index:
             return "One hint a turn: you have had this turn's."
         if self._hints_used.get(seat, 0) >= s.hints:
-            return (f"{s.hints} hint{'s' if s.hints != 1 else ''} a deal: you have had this "
-                    "deal's.")
+            return f"{s.hints} hint{'s' if s.hints != 1 else ''} a deal: you have had this deal's."
         return None
 
     def hint_taken(self, seat: int) -> None:
@@ -746,10 +820,21 @@ class Table:
             return None
         return self._live.clone(oversights=False)
 
-    def _reply(self, seat: int, msg: ActMessage | ClaimMessage | ReadyMessage, ok: bool,
-               text: str, choices: list[str] | None = None) -> None:
-        out: dict[str, object] = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
-                                  "to": msg.type}
+    def _reply(
+        self,
+        seat: int,
+        msg: ActMessage | ClaimMessage | ReadyMessage,
+        ok: bool,
+        text: str,
+        choices: list[str] | None = None,
+    ) -> None:
+        out: dict[str, object] = {
+            "type": "reply",
+            "ok": ok,
+            "text": text,
+            "seq": msg.seq,
+            "to": msg.type,
+        }
         if choices:
             out["choices"] = choices
         self.outbox.append((seat, out))
@@ -757,21 +842,25 @@ class Table:
     def _race_line(self, o: R.Outcome) -> None:
         """Everyone hears who took a claim, in how long (the claim itself is in the state)."""
         w, a = o.watched, o.action
-        if o.result != R.HIT or w is None or a is None:     # (a hit names both)
+        if o.result != R.HIT or w is None or a is None:  # (a hit names both)
             return
         took = _seconds(o)
         rivals = w.rivals(but=o.seat)
-        text = (f"{self.names[o.seat]} claimed {pretty_cards(a.cards)} first, "
-                f"{_ms(took)} after it could be claimed")
+        text = (
+            f"{self.names[o.seat]} claimed {pretty_cards(a.cards)} first, "
+            f"{_ms(took)} after it could be claimed"
+        )
         if rivals:
             q, secs = rivals[0]
-            text += (f"; {self.names[q]} would have claimed at {_ms(secs)} "
-                     f"({_ms(secs - took)} later)")
+            text += (
+                f"; {self.names[q]} would have claimed at {_ms(secs)} ({_ms(secs - took)} later)"
+            )
         if self.changed and self.playing:
-            self._snapshot()        # the state with the claim (and what opened it) goes first
+            self._snapshot()  # the state with the claim (and what opened it) goes first
         self._say(EVERYONE, text + ".")
-        self._log("claim", text, seat=o.seat, ms=round(took * 1000),
-                  action=len(self._live.history) - 1)
+        self._log(
+            "claim", text, seat=o.seat, ms=round(took * 1000), action=len(self._live.history) - 1
+        )
 
     def _lost_race_line(self, o: R.Outcome) -> None:
         """A person's claim that came after another player took the same cards: the table and
@@ -783,11 +872,19 @@ class Table:
             return
         winner, loser = self.names[w.taken_by], self.names[o.seat]
         cards = pretty_cards(o.action.cards) if o.action is not None else ""
-        text = (f"{loser} claimed {cards + ' ' if cards else ''}too, {_ms(o.at - w.taken_at)} "
-                f"after {winner}, who took it first")
+        text = (
+            f"{loser} claimed {cards + ' ' if cards else ''}too, {_ms(o.at - w.taken_at)} "
+            f"after {winner}, who took it first"
+        )
         self._say(EVERYONE, text + ".")
-        self._log("claim", text, seat=o.seat, ms=round((o.at - w.opened_at) * 1000),
-                  winner=w.taken_by, margin=round((o.at - w.taken_at) * 1000, 1))
+        self._log(
+            "claim",
+            text,
+            seat=o.seat,
+            ms=round((o.at - w.opened_at) * 1000),
+            winner=w.taken_by,
+            margin=round((o.at - w.taken_at) * 1000, 1),
+        )
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -837,10 +934,16 @@ class Table:
         if kind == "move":
             used = max(0.0, now - self.turn_since - s.move_time)
             reserve[q] = round(max(0.0, self.reserve_left[q] - used), 1)
-        return {"seat": q, "kind": kind, "deadline": round(at, 3),
-                "left": round(max(0.0, at - now), 1),
-                "move_left": round(max(0.0, self.turn_since + s.move_time - now), 1)
-                if kind == "move" else None, "reserve": reserve}
+        return {
+            "seat": q,
+            "kind": kind,
+            "deadline": round(at, 3),
+            "left": round(max(0.0, at - now), 1),
+            "move_left": round(max(0.0, self.turn_since + s.move_time - now), 1)
+            if kind == "move"
+            else None,
+            "reserve": reserve,
+        }
 
     def _due_deal(self) -> float | None:
         if self.playing or self.next_deal_at is None or self.match.is_over:
@@ -855,9 +958,15 @@ class Table:
         absent person's turn, the next deal), or None (and None while :attr:`paused`)."""
         if self.paused:
             return None
-        times = [t for t in (self._due_deal(), self._due_move(),
-                             self._watch.next_due() if self.playing else None)
-                 if t is not None]
+        times = [
+            t
+            for t in (
+                self._due_deal(),
+                self._due_move(),
+                self._watch.next_due() if self.playing else None,
+            )
+            if t is not None
+        ]
         return min(times) if times else None
 
     def tick(self, now: float, *, before: bool = False, most: int = 25) -> None:
@@ -866,7 +975,7 @@ class Table:
         with no pace would otherwise play a whole match in one call, and hold up the server's
         loop: those left are due still, and :meth:`next_wake` says so)."""
         for _ in range(most):
-            if self.paused:             # (set by the server as an action fails to be saved)
+            if self.paused:  # (set by the server as an action fails to be saved)
                 return
             t = self.next_wake()
             if t is None or t > now or (before and t >= now):
@@ -895,8 +1004,12 @@ class Table:
     def start(self, now: float) -> bool:
         """The organiser starts the table: its first deal begins now, whoever has come (True),
         unless it has begun already (False)."""
-        if self.deal is not None or self.match.deals or self.match.is_over or (
-                self.next_deal_at is not None and self.next_deal_at <= now):
+        if (
+            self.deal is not None
+            or self.match.deals
+            or self.match.is_over
+            or (self.next_deal_at is not None and self.next_deal_at <= now)
+        ):
             return False
         self.next_deal_at = now
         self._log("started", "the organiser starts the table")
@@ -905,8 +1018,12 @@ class Table:
     def waiting(self) -> str | None:
         """Why the table's first deal has not begun (``for the organiser``, ``for 2 more
         people``), or None once it has or its time is set."""
-        if self.deal is not None or self.match.deals or self.next_deal_at is not None \
-                or self.match.is_over:
+        if (
+            self.deal is not None
+            or self.match.deals
+            or self.next_deal_at is not None
+            or self.match.is_over
+        ):
             return None
         s = self.settings
         if s.hold:
@@ -926,27 +1043,36 @@ class Table:
         seated = [st.name for st in self.seats if st.name is not None]
         coming = [st.incoming for st in self.seats if st.incoming is not None]
         here = seated + coming
-        who = (f" ({len(here)} of {s.players} seats taken: {', '.join(here)})" if here
-               else f" (0 of {s.players} seats taken)")
+        who = (
+            f" ({len(here)} of {s.players} seats taken: {', '.join(here)})"
+            if here
+            else f" (0 of {s.players} seats taken)"
+        )
         first = self.deal is None and not self.match.deals
         if first and self.next_deal_at is None:
             if s.hold:
                 return "The table waits for the organiser to start it" + who + "."
             more = s.people - self.people_seated()
             if more > 0:
-                return (f"The table waits for {more} more "
-                        f"{'person' if more == 1 else 'people'}{who}, or for the organiser "
-                        "to start it.")
+                return (
+                    f"The table waits for {more} more "
+                    f"{'person' if more == 1 else 'people'}{who}, or for the organiser "
+                    "to start it."
+                )
             return None
         if first and self.next_deal_at is not None and self.next_deal_at > now + s.gap:
             return "The first deal begins at the time the organiser set" + who + "."
         game = self.match.next_game
         if self.gate is not None and game is not None and not self.gate(self, game):
             if s.duplicate:
-                return (f"{game.label}: the table waits for the other tables to finish the "
-                        "deal before (duplicate play: every table is dealt the same cards).")
-            return (f"{game.label}: the table waits for the other tables to finish the "
-                    "round (every table begins it together).")
+                return (
+                    f"{game.label}: the table waits for the other tables to finish the "
+                    "deal before (duplicate play: every table is dealt the same cards)."
+                )
+            return (
+                f"{game.label}: the table waits for the other tables to finish the "
+                "round (every table begins it together)."
+            )
         return None
 
     # -- deals ---------------------------------------------------------------------------------
@@ -970,32 +1096,46 @@ class Table:
         self.reserve_left = [s.reserve] * s.players
         self._hints_used = {}
         deal = self.match.new_deal()
-        if self._partial is not None and self._partial.pack == deal.pack \
-                and self._partial.dealer == deal.dealer:
+        if (
+            self._partial is not None
+            and self._partial.pack == deal.pack
+            and self._partial.dealer == deal.dealer
+        ):
             deal = self._partial
         self._partial = None
         self.deal = deal
         self.deal_number += 1
         self.notes = {q: Notes() for q in range(s.players)}
-        computers = {q: s.level.claiming.paced(s.pace) for q in range(s.players)
-                     if self._computer(q)}
-        self.watch = ClaimWatch(deal, computers, self.reaction_rng,
-                                humans=[q for q in range(s.players) if not self._computer(q)])
+        computers = {
+            q: s.level.claiming.paced(s.pace) for q in range(s.players) if self._computer(q)
+        }
+        self.watch = ClaimWatch(
+            deal,
+            computers,
+            self.reaction_rng,
+            humans=[q for q in range(s.players) if not self._computer(q)],
+        )
         for bot in self.bots:
             bot.start(deal)
         self.turn_since = t
         self.turn_index += 1
         self.before_until = t
         dealer = self.seats[deal.dealer]
-        if dealer.name is not None and dealer.connected and not deal.started and any(
-                a.kind == "take_table_mournival" for a in deal.free_actions(deal.dealer)):
+        if (
+            dealer.name is not None
+            and dealer.connected
+            and not deal.started
+            and any(a.kind == "take_table_mournival" for a in deal.free_actions(deal.dealer))
+        ):
             self.before_until = t + s.before
         game = self.match.next_game
-        self._say(EVERYONE, f"{game.label if game else 'Deal'}: {self.names[deal.dealer]} "
-                            "deals.")
-        self._log("deal", f"{game.label if game else 'Deal'} begins, "
-                          f"{self.names[deal.dealer]} deals"
-                  + (f" (on from action {len(deal.history)})" if deal.history else ""))
+        self._say(EVERYONE, f"{game.label if game else 'Deal'}: {self.names[deal.dealer]} deals.")
+        self._log(
+            "deal",
+            f"{game.label if game else 'Deal'} begins, "
+            f"{self.names[deal.dealer]} deals"
+            + (f" (on from action {len(deal.history)})" if deal.history else ""),
+        )
         self.cause = None
         self._journaled = -1
         self._after(t)
@@ -1007,18 +1147,24 @@ class Table:
         st = self.seats[q]
         if st.name is not None:
             st.stood_in += 1
-            if st.connected:            # present, but the move's time and the reserve ran out
+            if st.connected:  # present, but the move's time and the reserve ran out
                 self.reserve_left[q] = 0.0
                 self.notes[q].timed_out += 1
-                self._say(EVERYONE, f"{st.name}'s time ran out: a computer player moves for "
-                                    "them.")
-                self._log("time_out", f"{st.name}'s time ran out: a computer player moved "
-                                      f"for them ({a.notation()})", seat=q,
-                          action=len(d.history))
+                self._say(EVERYONE, f"{st.name}'s time ran out: a computer player moves for them.")
+                self._log(
+                    "time_out",
+                    f"{st.name}'s time ran out: a computer player moved for them ({a.notation()})",
+                    seat=q,
+                    action=len(d.history),
+                )
             else:
                 self._say(EVERYONE, f"{st.name} is away: a computer player moves for them.")
-                self._log("stood_in", f"{st.name} is away: a computer player moved for them "
-                                      f"({a.notation()})", seat=q, action=len(d.history))
+                self._log(
+                    "stood_in",
+                    f"{st.name} is away: a computer player moved for them ({a.notation()})",
+                    seat=q,
+                    action=len(d.history),
+                )
         self.cause = None
         self._apply(a, t, by_table=True)
 
@@ -1026,7 +1172,7 @@ class Table:
         outs = self._watch.advance(t)
         for o in outs:
             self._race_line(o)
-        if outs:            # a claim that took nothing changes nothing: no state goes out
+        if outs:  # a claim that took nothing changes nothing: no state goes out
             self.cause = None
             self._after(t)
 
@@ -1054,15 +1200,18 @@ class Table:
         before = d.to_move
         s = self.settings
         if a.kind in TURN_KINDS and not by_table and s.move_time and self.person(a.player):
-            over = t - self.turn_since - s.move_time     # past the move's time: off the reserve
+            over = t - self.turn_since - s.move_time  # past the move's time: off the reserve
             if over > 0:
                 self.reserve_left[a.player] = max(0.0, self.reserve_left[a.player] - over)
         if a.kind == "lie_down" and self.person(a.player):
             decls = [f for f in d.free_actions(a.player) if f.kind in DECLARATIONS]
             self.notes[a.player].laid_down.extend(one_declaration_per_rank(decls))
         d.apply(a)
-        if a.kind in TURN_KINDS or d.to_move != before or (
-                a.kind in DECLARATIONS and not d.declarations_are_free):
+        if (
+            a.kind in TURN_KINDS
+            or d.to_move != before
+            or (a.kind in DECLARATIONS and not d.declarations_are_free)
+        ):
             self.turn_since = t
             self.turn_index += 1
         if not d.started or a.kind == "take_table_mournival":
@@ -1089,18 +1238,31 @@ class Table:
         self.match.record_deal(d)
         self._snapshot()
         names = self.names
-        public = {"type": "deal_over", "table": self.number,
-                  "game": game.label if game else "", "practice": bool(game and game.practice),
-                  "names": names, **settlement_fields(d),
-                  "unit": d.ruleset.unit, "totals": list(self.match.totals),
-                  "deals": len(self.match.deals), "of": len(self.match.games)}
+        public = {
+            "type": "deal_over",
+            "table": self.number,
+            "game": game.label if game else "",
+            "practice": bool(game and game.practice),
+            "names": names,
+            **settlement_fields(d),
+            "unit": d.ruleset.unit,
+            "totals": list(self.match.totals),
+            "deals": len(self.match.deals),
+            "of": len(self.match.games),
+        }
         for q in range(d.n):
             if self.person(q):
                 self.outbox.append((q, {**public, "review": self.review(q)}))
         self.outbox.append((PUBLIC, public))
-        self._log("deal_over", f"{game.label if game else 'Deal'} over: " + ", ".join(
-            f"{names[q]} {v:+d}" if d.ruleset.has_stakes else f"{names[q]} {v}"
-            for q, v in enumerate(d.returns())), game=game.index if game else None)
+        self._log(
+            "deal_over",
+            f"{game.label if game else 'Deal'} over: "
+            + ", ".join(
+                f"{names[q]} {v:+d}" if d.ruleset.has_stakes else f"{names[q]} {v}"
+                for q, v in enumerate(d.returns())
+            ),
+            game=game.index if game else None,
+        )
         self.next_deal_at = t + self.settings.gap
         if self.on_finished is not None:
             self.on_finished(self, d, t)
@@ -1115,26 +1277,45 @@ class Table:
         for q in range(d.n):
             if self.person(q):
                 views[q] = observe(d, q)
-        self.outbox.append((STATE, Snapshot(views=views, deal=self.deal_number,
-                                            cause=self.cause)))
+        self.outbox.append((STATE, Snapshot(views=views, deal=self.deal_number, cause=self.cause)))
         self.changed = False
 
     def _match_over(self) -> None:
         m = self.match
         plan = {"first": m.first, "total": len(m.games)}
-        base = {"type": "match_over", "table": self.number, "names": self.names,
-                "totals": list(m.totals), "ruleset": m.ruleset.id, "players": m.players,
-                "plan": plan, "deals": len(m.deals)}
+        base = {
+            "type": "match_over",
+            "table": self.number,
+            "names": self.names,
+            "totals": list(m.totals),
+            "ruleset": m.ruleset.id,
+            "players": m.players,
+            "plan": plan,
+            "deals": len(m.deals),
+        }
         for q in range(m.players):
             if self.person(q):
                 st = self.seats[q]
-                self.outbox.append((q, {**base, "seat": q, "since": st.since,
-                                        "livery": st.livery,
-                                        "scores": [None if k < st.since else d.returns()[q]
-                                                   for k, d in enumerate(m.deals)]}))
+                self.outbox.append(
+                    (
+                        q,
+                        {
+                            **base,
+                            "seat": q,
+                            "since": st.since,
+                            "livery": st.livery,
+                            "scores": [
+                                None if k < st.since else d.returns()[q]
+                                for k, d in enumerate(m.deals)
+                            ],
+                        },
+                    )
+                )
         self.outbox.append((PUBLIC, base))
-        self._log("match_over", "The match is over: " + ", ".join(
-            f"{n} {v}" for n, v in zip(self.names, m.totals)))
+        self._log(
+            "match_over",
+            "The match is over: " + ", ".join(f"{n} {v}" for n, v in zip(self.names, m.totals)),
+        )
 
     # -- what goes out ------------------------------------------------------------------------
 
@@ -1171,9 +1352,19 @@ class Table:
         Public facts only: the organiser never sees a hand."""
         game = self.match.next_game if self.playing or not self.match.deals else None
         index = len(self.match.deals) - (0 if self.playing else 1)
-        self.outbox.append((LOG, {"type": "log", "table": self.number, "event": event,
-                                  "text": text, "game": game.index if game else index,
-                                  **data}))
+        self.outbox.append(
+            (
+                LOG,
+                {
+                    "type": "log",
+                    "table": self.number,
+                    "event": event,
+                    "text": text,
+                    "game": game.index if game else index,
+                    **data,
+                },
+            )
+        )
 
     def review(self, seat: int) -> dict[str, object]:
         """The review of ``seat``'s play in the deal just finished, for that person alone
@@ -1187,10 +1378,14 @@ def settlement_fields(deal: Deal) -> dict[str, object]:
     ``dealer``, ``pot_to``, ``set_aside`` (card codes) and ``set_aside_to``; everything in it
     is public once the deal is over.  Raises AssertionError before the deal is over."""
     r = _result(deal)
-    return {"result": result_to_json(deal),
-            "settlement": [_settlement_row(row) for row in r.settlement],
-            "dealer": deal.dealer, "pot_to": list(r.pot_to or ()),
-            "set_aside": codes(r.set_aside), "set_aside_to": r.set_aside_to}
+    return {
+        "result": result_to_json(deal),
+        "settlement": [_settlement_row(row) for row in r.settlement],
+        "dealer": deal.dealer,
+        "pot_to": list(r.pot_to or ()),
+        "set_aside": codes(r.set_aside),
+        "set_aside_to": r.set_aside_to,
+    }
 
 
 def _settlement_row(row: SeatSettlement) -> dict[str, Any]:

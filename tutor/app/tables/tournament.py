@@ -36,7 +36,6 @@ from tutor.engine.match import Game
 __all__ = ["StandingData", "StandingsData", "TeamData", "Tournament", "teams"]
 
 
-
 class StandingData(TypedDict):
     """A seat in the standings as the server sends it (:class:`~tutor.app.tables.messages.
     StandingRow`): place, name, table, seat, whether a person holds it, their livery, score,
@@ -73,6 +72,7 @@ class TeamData(TypedDict):
     people: int
     place: NotRequired[int]
     dup: NotRequired[float]
+
 
 class Tournament:
     """The tables of one server, played as one tournament.  ``published`` is the last round
@@ -122,9 +122,15 @@ class Tournament:
     def message(self, r: int) -> StandingsData:
         """The standings message after round ``r`` (1 to :attr:`rounds`)."""
         rows = self.standings(r)
-        return {"type": "standings", "round": r, "rounds": self.rounds,
-                "final": r == self.rounds, "duplicate": self.duplicate, "rows": rows,
-                "teams": teams(rows)}
+        return {
+            "type": "standings",
+            "round": r,
+            "rounds": self.rounds,
+            "final": r == self.rounds,
+            "duplicate": self.duplicate,
+            "rows": rows,
+            "teams": teams(rows),
+        }
 
     def standings(self, upto: int | None = None) -> list[StandingData]:
         """Every seat of every table, best first: ``name``, ``table``, ``seat``, ``person``,
@@ -157,21 +163,28 @@ class Tournament:
                         if (g.index, q) in average:
                             dup += v - average[(g.index, q)]
                 row: StandingData = {
-                    "name": name, "table": t.number, "seat": q, "person": t.person(q),
+                    "name": name,
+                    "table": t.number,
+                    "seat": q,
+                    "person": t.person(q),
                     "livery": st.livery if st.name is not None else None,
-                    "score": score, "games": games}
+                    "score": score,
+                    "games": games,
+                }
                 if self.duplicate:
                     row["dup"] = round(dup, 2)
                 rows.append(row)
+
         def key(r: StandingData) -> tuple[float, ...]:
             return (-r.get("dup", 0.0), -r["score"]) if self.duplicate else (-r["score"],)
+
         rows.sort(key=lambda r: (not r["person"], *key(r), r["table"], r["seat"]))
         place = 0
         prev: tuple[object, ...] | None = None
         first = 0
         for i, r in enumerate(rows, 1):
             if prev is None or prev[0] != r["person"]:
-                first = i - 1               # the computer players ranked apart, from 1
+                first = i - 1  # the computer players ranked apart, from 1
             if (r["person"], *key(r)) != prev:
                 place, prev = i - first, (r["person"], *key(r))
             r["place"] = place

@@ -46,9 +46,11 @@ def quote_html(block: Block, ctx: Context) -> Markup:
     out = []
     for ref in block.quote()["refs"]:
         q = lib.quotation(ref)
-        out.append(f"<figure class=\"quote\"><blockquote><p>“{quote_markup(q.text)}”</p>"
-                   f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>; "
-                   f"{escape(q.where)}</figcaption></figure>")
+        out.append(
+            f'<figure class="quote"><blockquote><p>“{quote_markup(q.text)}”</p>'
+            f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>; "
+            f"{escape(q.where)}</figcaption></figure>"
+        )
     return Markup("".join(out))
 
 
@@ -88,10 +90,18 @@ class WebLessonRunner(LessonRunner):
         # The terminal's keys (Enter, Ctrl-D) are buttons here; a class led by its teacher
         # turns its pages with the teacher.
         led = self.pace is not None and self.pace() is not None
-        pages = "Your teacher turns the pages for the class." if led else \
-            "Under each page: next, back, quit."
-        return out[:-1] + [Text(f"{pages} At an answer: hint, show, help, quit. Everything "
-                                "you answer is saved as you go.", style="dim")]
+        pages = (
+            "Your teacher turns the pages for the class."
+            if led
+            else "Under each page: next, back, quit."
+        )
+        return out[:-1] + [
+            Text(
+                f"{pages} At an answer: hint, show, help, quit. Everything "
+                "you answer is saved as you go.",
+                style="dim",
+            )
+        ]
 
     def page_prompt(self, page: int, last: bool) -> str:
         """Self-paced: the terminal's prompt (next, back, quit), given up when the teacher
@@ -146,11 +156,15 @@ class WebLessonRunner(LessonRunner):
                 web.html(quote_html(item, ctx), classes="quotes")
             else:
                 from tutor.app.blocks import render_block
+
                 web.show(render_block(item, ctx, web.width))
 
     def coach_block(self, block: Block) -> None:
-        self.ctx.say("A deal played with a coach stands here: it is played at a terminal "
-                     "(laugh, then f on the home screen).", style="dim")
+        self.ctx.say(
+            "A deal played with a coach stands here: it is played at a terminal "
+            "(laugh, then f on the home screen).",
+            style="dim",
+        )
 
 
 @dataclass(frozen=True)
@@ -196,9 +210,15 @@ class LessonSession:
 
     _serials = itertools.count(1)
 
-    def __init__(self, lesson: Lesson, store_path: Path | None = None, *,
-                 seed: int | None = None, pace: Callable[[], int | None] | None = None,
-                 changed: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        lesson: Lesson,
+        store_path: Path | None = None,
+        *,
+        seed: int | None = None,
+        pace: Callable[[], int | None] | None = None,
+        changed: Callable[[], None] | None = None,
+    ):
         self.lesson = lesson
         self.store_path = store_path
         self.seed = seed
@@ -211,8 +231,7 @@ class LessonSession:
         self._tries: list[Try] = []
         self._tries_lock = threading.Lock()
         self.serial = next(self._serials)
-        self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name=f"lesson {lesson.id}")
+        self._thread = threading.Thread(target=self._run, daemon=True, name=f"lesson {lesson.id}")
 
     def start(self) -> LessonSession:
         """Start the runner and wait until it asks its first question (or ends)."""
@@ -237,8 +256,10 @@ class LessonSession:
             ctx.say(str(exc), style="yellow")
         except Exception as exc:  # noqa: BLE001 - a bug: said on the page, the server goes on
             self.result, self.error = "failed", f"{type(exc).__name__}: {exc}"
-            ctx.say(f"The lesson stopped on an error ({self.error}); what you answered "
-                    "is saved.", style="yellow")
+            ctx.say(
+                f"The lesson stopped on an error ({self.error}); what you answered is saved.",
+                style="yellow",
+            )
         finally:
             try:
                 ctx.close()
@@ -248,8 +269,7 @@ class LessonSession:
     def _told(self, puzzle_id: str, correct: bool, retry: bool, revealed: bool) -> None:
         text = "show" if revealed else (self.io.last_text or "")
         with self._tries_lock:
-            self._tries.append(Try(puzzle_id, text, correct, retry, revealed,
-                                   self.io.clock.now()))
+            self._tries.append(Try(puzzle_id, text, correct, retry, revealed, self.io.clock.now()))
         if self.changed is not None:
             self.changed()
 

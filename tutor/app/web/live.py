@@ -25,8 +25,15 @@ from tutor.teaching.html import quote_markup
 from tutor.teaching.lessons import Lesson, puzzle_seed
 from tutor.teaching.progress import Answer
 
-__all__ = ["STUCK_TRIES", "Tally", "page_puzzles", "question_text", "source_words", "stuck",
-           "tally"]
+__all__ = [
+    "STUCK_TRIES",
+    "Tally",
+    "page_puzzles",
+    "question_text",
+    "source_words",
+    "stuck",
+    "tally",
+]
 
 #: Wrong tries at the current puzzle that make a student stuck (a puzzle's two tries).
 STUCK_TRIES = 2
@@ -46,6 +53,7 @@ def page_puzzles(lesson: Lesson, page: int, seed: int) -> list[tuple[str, Puzzle
     cannot be set is left out (each runner skips it too)."""
     from tutor.engine.errors import LaughError
     from tutor.teaching.lessons import Segment
+
     if not 0 <= page < len(lesson.pages):
         return []
     out = []
@@ -56,13 +64,18 @@ def page_puzzles(lesson: Lesson, page: int, seed: int) -> list[tuple[str, Puzzle
         d = item.puzzle()
         for n in range(d["count"]):
             try:
-                p = generate(d["kind"], ruleset=d["ruleset"], players=d["players"],
-                             seed=puzzle_seed(seed, lesson.id, item.index, n),
-                             difficulty=d["difficulty"])
+                p = generate(
+                    d["kind"],
+                    ruleset=d["ruleset"],
+                    players=d["players"],
+                    seed=puzzle_seed(seed, lesson.id, item.index, n),
+                    difficulty=d["difficulty"],
+                )
             except LaughError:
                 continue
-            heading = "Puzzle" if total <= 1 else \
-                f"Puzzle {lesson.puzzle_number(item, n)} of {total}"
+            heading = (
+                "Puzzle" if total <= 1 else f"Puzzle {lesson.puzzle_number(item, n)} of {total}"
+            )
             out.append((heading, p))
     return out
 
@@ -71,14 +84,17 @@ def source_words(puzzle: Puzzle) -> Markup:
     """The quotations a puzzle's answer rests on, as HTML (each escaped, its own emphasis
     kept, with its citation): what the explanation quotes."""
     from tutor.engine.sources import default_library
+
     lib = default_library()
     parts = []
     for ref in puzzle.quotes:
         q = lib.quotation(ref)
         where = f"; {escape(q.where)}" if q.where else ""
-        parts.append(f"<figure class=\"quote\"><blockquote><p>“{quote_markup(q.text)}”</p>"
-                     f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>{where}"
-                     f"</figcaption></figure>")
+        parts.append(
+            f'<figure class="quote"><blockquote><p>“{quote_markup(q.text)}”</p>'
+            f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>{where}"
+            f"</figcaption></figure>"
+        )
     return Markup("".join(parts))
 
 
@@ -87,6 +103,7 @@ def question_text(puzzle: Puzzle) -> str:
     plain text 60 columns wide: what the projector shows the class."""
     from tutor.app.web.webio import plain_text
     from tutor.puzzles.render import render_puzzle
+
     return plain_text(render_puzzle(puzzle, console_width=60), width=60)
 
 
@@ -116,8 +133,9 @@ def _first(answers: Sequence[Answer], puzzle_id: str) -> Answer | None:
     return min(firsts, key=lambda a: a.at) if firsts else None
 
 
-def tally(heading: str, puzzle: Puzzle, students: Sequence[tuple[str, Sequence[Answer],
-                                                                   Sequence[Try]]]) -> Tally:
+def tally(
+    heading: str, puzzle: Puzzle, students: Sequence[tuple[str, Sequence[Answer], Sequence[Try]]]
+) -> Tally:
     """The :class:`Tally` of ``puzzle`` over ``students``: each (name, the answers their store
     keeps, the tries of their sessions on this server).  A first try counts as the store kept
     it; its words are the session's try of it."""

@@ -61,11 +61,17 @@ HERE = Path(__file__).parent
 
 #: The pages' Content-Security-Policy: their own scripts and styles, no inline script, no other
 #: origin, forms sent only here, never framed.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; "
-       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 #: The letters of a class code: no 0/O, 1/I/L to misread from a projector.
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -124,13 +130,14 @@ async def read_form(request: Request) -> dict[str, str]:
     from urllib.parse import parse_qs
 
     from starlette.requests import ClientDisconnect
+
     body = b""
     try:
         async for chunk in request.stream():
             body += chunk
             if len(body) > FORM_MAX:
                 return {}
-    except ClientDisconnect:                # gone before its form came: nothing answered
+    except ClientDisconnect:  # gone before its form came: nothing answered
         return {}
     try:
         fields = parse_qs(body.decode("utf-8"), max_num_fields=20)
@@ -207,16 +214,21 @@ class ClassRoom:
                 raise DataError(f"{path}: a student without a name or a file")
             s.setdefault("code", make_personal_code())
         seed = data.get("seed")
-        self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) \
+        self.seed = (
+            seed
+            if isinstance(seed, int) and not isinstance(seed, bool)
             else secrets.randbelow(10**6)
+        )
         kept = data.get("pace")
         pace: dict = kept if isinstance(kept, dict) else {}
         try:
-            self._pace = Pace(mode="led" if pace.get("mode") == "led" else "self",
-                              lesson=str(pace.get("lesson") or ""),
-                              page=max(0, int(pace.get("page") or 0)),
-                              shown=max(0, int(pace.get("shown") or 0)),
-                              names=bool(pace.get("names")))
+            self._pace = Pace(
+                mode="led" if pace.get("mode") == "led" else "self",
+                lesson=str(pace.get("lesson") or ""),
+                page=max(0, int(pace.get("page") or 0)),
+                shown=max(0, int(pace.get("shown") or 0)),
+                names=bool(pace.get("names")),
+            )
         except (TypeError, ValueError):
             self._pace = Pace()
         self._save()
@@ -225,9 +237,21 @@ class ClassRoom:
         from dataclasses import asdict
 
         from tutor.engine.atomic import write_atomic
-        write_atomic(self.folder / self.FILE, json.dumps(
-            {"code": self.code, "teacher": self.teacher_code, "seed": self.seed,
-             "pace": asdict(self._pace), "students": self.students}, indent=1), mode=0o600)
+
+        write_atomic(
+            self.folder / self.FILE,
+            json.dumps(
+                {
+                    "code": self.code,
+                    "teacher": self.teacher_code,
+                    "seed": self.seed,
+                    "pace": asdict(self._pace),
+                    "students": self.students,
+                },
+                indent=1,
+            ),
+            mode=0o600,
+        )
 
     # -- the pace --------------------------------------------------------------------------
 
@@ -241,10 +265,13 @@ class ClassRoom:
         """Change the pace (the :class:`Pace` fields given), kept in the class's file; the new
         pace.  Moving to another page hides its answers again."""
         from dataclasses import replace
+
         with self._lock:
             new = replace(self._pace, **changes)
-            if (new.lesson, new.page) != (self._pace.lesson, self._pace.page) \
-                    and "shown" not in changes:
+            if (new.lesson, new.page) != (
+                self._pace.lesson,
+                self._pace.page,
+            ) and "shown" not in changes:
                 new = replace(new, shown=0)
             self._pace = new
             self._save()
@@ -294,7 +321,7 @@ class ClassRoom:
         key = code_key(typed).encode()
         with self._lock:
             found = None
-            for s in self.students.values():     # every code compared, in constant time each
+            for s in self.students.values():  # every code compared, in constant time each
                 if secrets.compare_digest(code_key(str(s["code"])).encode(), key):
                     found = s
             if found is None or len(key) < 8:
@@ -313,9 +340,12 @@ class ClassRoom:
 
 
 def _environment() -> Environment:
-    return Environment(loader=FileSystemLoader(str(HERE / "templates")),
-                       autoescape=select_autoescape(default=True, default_for_string=True),
-                       trim_blocks=True, lstrip_blocks=True)
+    return Environment(
+        loader=FileSystemLoader(str(HERE / "templates")),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 class WebApp:
@@ -323,17 +353,19 @@ class WebApp:
     class (``room``).  :attr:`app` is the ASGI application; :meth:`close` ends every lesson in
     progress (what is answered is saved)."""
 
-    def __init__(self, *, room: ClassRoom | None = None, store: Path | None = None,
-                 token: str | None = None):
+    def __init__(
+        self, *, room: ClassRoom | None = None, store: Path | None = None, token: str | None = None
+    ):
         self.room = room
         self.token = token or secrets.token_urlsafe(18)
-        self.solo = None if room is not None else Learner("", Path(store) if store else
-                                                          _default_store())
+        self.solo = (
+            None if room is not None else Learner("", Path(store) if store else _default_store())
+        )
         self.learners: dict[str, Learner] = {}
         self._by_file: dict[Path, Learner] = {}
         self._lock = threading.Lock()
         self.env = _environment()
-        self.version = 0            # counts every change a teacher's page shows
+        self.version = 0  # counts every change a teacher's page shows
         self._cache: dict[str, tuple[object, object]] = {}
         self._exports: dict[Path, tuple[tuple, object]] = {}
         self._index: list[CourseEntry] | None = None
@@ -369,12 +401,15 @@ class WebApp:
             if token in self.learners:
                 return self.learners[token]
             if self.solo is not None:
-                found = self.solo if secrets.compare_digest(token.encode(), self.token.encode()) \
+                found = (
+                    self.solo
+                    if secrets.compare_digest(token.encode(), self.token.encode())
                     else None
+                )
             else:
                 assert self.room is not None
                 found = self.room.learner(token)
-            if found is not None:       # one Learner a student, whichever device's token
+            if found is not None:  # one Learner a student, whichever device's token
                 found = self._by_file.setdefault(found.store, found)
                 self.learners[token] = found
             return found
@@ -423,14 +458,20 @@ class WebApp:
         return HTMLResponse(html, status_code=status)
 
     def missing(self, why: str = "This address opens nothing.") -> HTMLResponse:
-        return self.render("message.html.j2", 404, title="Not found", message=why,
-                           join=self.room is not None)
+        return self.render(
+            "message.html.j2", 404, title="Not found", message=why, join=self.room is not None
+        )
 
     async def home(self, request: Request) -> Response:
         if self.room is None:
-            return self.render("message.html.j2", 404, title="Laugh and Lie Down",
-                               message="Open the address that laugh web printed: it holds "
-                                       "the key to your progress.", join=False)
+            return self.render(
+                "message.html.j2",
+                404,
+                title="Laugh and Lie Down",
+                message="Open the address that laugh web printed: it holds "
+                "the key to your progress.",
+                join=False,
+            )
         return self.render("join.html.j2", problem=None, name="", code="")
 
     async def join(self, request: Request) -> Response:
@@ -438,15 +479,23 @@ class WebApp:
             return self.missing()
         form = await read_form(request)
         code, name = str(form.get("code") or ""), " ".join(str(form.get("name") or "").split())
-        problem = None if self.room.code_ok(code) else \
-            "That is not this class's code: look again at the board."
+        problem = (
+            None
+            if self.room.code_ok(code)
+            else "That is not this class's code: look again at the board."
+        )
         problem = problem or name_problem(name)
         if problem:
             return self.render("join.html.j2", 400, problem=problem, name=name, code=code)
         joined = self.room.join(name)
         if joined is None:
-            return self.render("join.html.j2", 403, problem="The class is full: ask your "
-                               "teacher.", name=name, code=code)
+            return self.render(
+                "join.html.j2",
+                403,
+                problem="The class is full: ask your teacher.",
+                name=name,
+                code=code,
+            )
         token, learner = joined
         with self._lock:
             self.learners[token] = self._by_file.setdefault(learner.store, learner)
@@ -459,7 +508,7 @@ class WebApp:
         if learner is None:
             return self.missing("No learner has this address: join the class again.")
         led = self._led_entry()
-        if led is not None:             # the teacher leads the class: to the lesson led
+        if led is not None:  # the teacher leads the class: to the lesson led
             return RedirectResponse(f"/s/{token}/lesson/{led.id}", status_code=303)
         entries = self.index()
         with ProgressStore(learner.store) as store:
@@ -474,16 +523,21 @@ class WebApp:
             else:
                 state = "not begun"
             rows.append((e, state))
-        return self.render("course.html.j2", token=token, rows=rows, name=learner.name,
-                           remember=self.room is not None, personal=learner.code,
-                           poll=f"/s/{token}/lesson/-/v" if self.room is not None else "",
-                           v=self._pace_version())
+        return self.render(
+            "course.html.j2",
+            token=token,
+            rows=rows,
+            name=learner.name,
+            remember=self.room is not None,
+            personal=learner.code,
+            poll=f"/s/{token}/lesson/-/v" if self.room is not None else "",
+            v=self._pace_version(),
+        )
 
     def _entry(self, key: str) -> CourseEntry | None:
         return next((e for e in self.index() if e.id == key or str(e.number) == key), None)
 
-    def _session(self, learner: Learner, entry: CourseEntry, again: bool = False
-                 ) -> LessonSession:
+    def _session(self, learner: Learner, entry: CourseEntry, again: bool = False) -> LessonSession:
         """The learner's session of ``entry``'s lesson: the one running, else a new one (the
         runner resumes the attempt in progress); another lesson's is ended first."""
         with learner.lock:
@@ -495,10 +549,14 @@ class WebApp:
             room = self.room
             pace = None if room is None else (lambda: room.page_for(entry.id))
             # a class's students share the class's puzzles (taken again: fresh ones)
-            seed = room.seed if room is not None and not again \
-                and not _in_progress(learner.store, entry.id) else None
-            learner.session = LessonSession(open_lesson(entry.id), learner.store, seed=seed,
-                                            pace=pace, changed=self.changed).start()
+            seed = (
+                room.seed
+                if room is not None and not again and not _in_progress(learner.store, entry.id)
+                else None
+            )
+            learner.session = LessonSession(
+                open_lesson(entry.id), learner.store, seed=seed, pace=pace, changed=self.changed
+            ).start()
             self.changed()
             return learner.session
 
@@ -528,20 +586,34 @@ class WebApp:
         try:
             session = self._session(learner, entry)
         except LaughError as exc:
-            return self.render("message.html.j2", 500, title="This lesson cannot be opened",
-                               message=str(exc), join=False)
+            return self.render(
+                "message.html.j2",
+                500,
+                title="This lesson cannot be opened",
+                message=str(exc),
+                join=False,
+            )
         session.io.wait_ready(2.0)
         version = session.io.version
         items, prompt = session.io.screen()
         entries = self.index()
         nxt = next((e for e in entries if e.number == entry.number + 1), None)
-        follow = self.room is not None or session.io.waiting     # a class follows its pace
-        return self.render("lesson.html.j2", token=token, entry=entry, items=items,
-                           prompt=prompt, done=prompt is None and session.io.finished,
-                           result=session.result, next=nxt, remember=self.room is not None,
-                           waiting=session.io.waiting, led=led is not None,
-                           poll=f"/s/{token}/lesson/{entry.id}/v" if follow else "",
-                           v=f"{version}:{self._pace_version()}")
+        follow = self.room is not None or session.io.waiting  # a class follows its pace
+        return self.render(
+            "lesson.html.j2",
+            token=token,
+            entry=entry,
+            items=items,
+            prompt=prompt,
+            done=prompt is None and session.io.finished,
+            result=session.result,
+            next=nxt,
+            remember=self.room is not None,
+            waiting=session.io.waiting,
+            led=led is not None,
+            poll=f"/s/{token}/lesson/{entry.id}/v" if follow else "",
+            v=f"{version}:{self._pace_version()}",
+        )
 
     def lesson_version(self, request: Request) -> Response:
         """``{"v": ...}``: what the learner's page waits on (a count of its changes and the
@@ -551,8 +623,9 @@ class WebApp:
             return JSONResponse({"v": None}, status_code=404)
         session = learner.session
         key = request.path_params["lesson"]
-        here = session is not None and (session.lesson.id == key or key.isdigit()
-                                        and str(session.lesson.number) == key)
+        here = session is not None and (
+            session.lesson.id == key or key.isdigit() and str(session.lesson.number) == key
+        )
         v = f"{session.io.version}:" if here and session is not None else ""
         if key == "-":
             v = ""
@@ -560,6 +633,7 @@ class WebApp:
 
     def _answer(self, request: Request, learner: Learner, entry: CourseEntry) -> Response:
         import anyio.from_thread
+
         form = anyio.from_thread.run(read_form, request)
         session = learner.session
         here = f"/s/{request.path_params['token']}/lesson/{entry.id}"
@@ -578,8 +652,9 @@ class WebApp:
         if learner is None or entry is None:
             return self.missing()
         self._session(learner, entry, again=True)
-        return RedirectResponse(f"/s/{request.path_params['token']}/lesson/{entry.id}",
-                                status_code=303)
+        return RedirectResponse(
+            f"/s/{request.path_params['token']}/lesson/{entry.id}", status_code=303
+        )
 
     def own_export(self, request: Request) -> Response:
         """The learner's progress as a file ``laugh progress import`` takes."""
@@ -590,11 +665,14 @@ class WebApp:
 
     def _export(self, name: str, path: Path) -> Response:
         from tutor.teaching.transfer import export_data
+
         with ProgressStore(path) as store:
             data = export_data(store, name or None)
-        return Response(json.dumps(data, indent=1), media_type="application/json",
-                        headers={"Content-Disposition": _attachment(
-                            f"progress-{name or 'laugh'}.json")})
+        return Response(
+            json.dumps(data, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": _attachment(f"progress-{name or 'laugh'}.json")},
+        )
 
     async def resume(self, request: Request) -> Response:
         """``POST /continue`` (``personal``): a student's personal code opens their progress
@@ -603,24 +681,37 @@ class WebApp:
         if self.room is None:
             return self.missing()
         from tutor.app.clock import TerminalClock
+
         form = await read_form(request)
         who = request.client.host if request.client else "?"
-        now = TerminalClock().now()             # the server's time, not a learner's
+        now = TerminalClock().now()  # the server's time, not a learner's
         with self._lock:
             if len(self._wrong_codes) > 10_000:
                 self._wrong_codes.clear()
             recent = [t for t in self._wrong_codes.get(who, []) if now - t < 60]
             self._wrong_codes[who] = recent
         if len(recent) >= PERSONAL_TRIES:
-            return self.render("join.html.j2", 429, problem=None, name="", code="",
-                               personal_problem="Too many wrong codes: wait a minute.")
+            return self.render(
+                "join.html.j2",
+                429,
+                problem=None,
+                name="",
+                code="",
+                personal_problem="Too many wrong codes: wait a minute.",
+            )
         found = self.room.resume(str(form.get("personal") or ""))
         if found is None:
             with self._lock:
                 self._wrong_codes.setdefault(who, []).append(now)
-            return self.render("join.html.j2", 400, problem=None, name="", code="",
-                               personal_problem="No student has that personal code: look "
-                                                "again at your other device.")
+            return self.render(
+                "join.html.j2",
+                400,
+                problem=None,
+                name="",
+                code="",
+                personal_problem="No student has that personal code: look "
+                "again at your other device.",
+            )
         token, learner = found
         self.learner(token)
         return RedirectResponse(f"/s/{token}/", status_code=303)
@@ -631,9 +722,11 @@ class WebApp:
         """The teacher's cookie: a digest of the teacher's code (so it outlives a restart of
         the server, and the code itself is never sent again)."""
         import hmac
+
         assert self.room is not None
-        return hmac.new(self.room.teacher_code.encode(), b"laugh teacher's page",
-                        hashlib.sha256).hexdigest()
+        return hmac.new(
+            self.room.teacher_code.encode(), b"laugh teacher's page", hashlib.sha256
+        ).hexdigest()
 
     def is_teacher(self, request: Request) -> bool:
         """True when the request carries the teacher's cookie."""
@@ -655,16 +748,26 @@ class WebApp:
             if not self.room.teacher_ok(str(form.get("code") or "")):
                 return self._login(path, 403, "That is not the teacher's code.")
             r = RedirectResponse(path, status_code=303)
-            r.set_cookie(TEACHER_COOKIE, self._teacher_key(), httponly=True, samesite="strict",
-                         path="/")
+            r.set_cookie(
+                TEACHER_COOKIE, self._teacher_key(), httponly=True, samesite="strict", path="/"
+            )
             return r
         if not self.is_teacher(request):
             return self._login("/teacher")
         import anyio.to_thread
+
         board = await anyio.to_thread.run_sync(self.board)
-        return self.render("teacher.html.j2", board=board, problem=None, path="/teacher",
-                           pace=self.room.pace, led=self._led_entry(), lessons=self.index(),
-                           v=self.version, poll="/teacher/live")
+        return self.render(
+            "teacher.html.j2",
+            board=board,
+            problem=None,
+            path="/teacher",
+            pace=self.room.pace,
+            led=self._led_entry(),
+            lessons=self.index(),
+            v=self.version,
+            poll="/teacher/live",
+        )
 
     async def live(self, request: Request) -> Response:
         """``{"v": N}``: the count of changes a teacher's page shows (the teacher's only)."""
@@ -680,8 +783,9 @@ class WebApp:
         if self.room is None:
             return self.missing()
         if not self.is_teacher(request):
-            return self._login("/teacher", 403, "Open the teacher's page with the teacher's "
-                                                "code first.")
+            return self._login(
+                "/teacher", 403, "Open the teacher's page with the teacher's code first."
+            )
         form = await read_form(request)
         do = str(form.get("do") or "")
         pace = self.room.pace
@@ -705,8 +809,9 @@ class WebApp:
             self.room.set_pace(names=do == "names")
         self._nudge()
         to = str(form.get("to") or "/projector")
-        return RedirectResponse(to if to in ("/teacher", "/projector") else "/projector",
-                                status_code=303)
+        return RedirectResponse(
+            to if to in ("/teacher", "/projector") else "/projector", status_code=303
+        )
 
     def _nudge(self) -> None:
         """The pace changed: every runner waiting on it looks again."""
@@ -723,9 +828,16 @@ class WebApp:
         if not self.is_teacher(request):
             return self._login("/projector")
         import anyio.to_thread
+
         view = await anyio.to_thread.run_sync(self.projection)
-        return self.render("projector.html.j2", view=view, pace=self.room.pace,
-                           lessons=self.index(), v=self.version, poll="/teacher/live")
+        return self.render(
+            "projector.html.j2",
+            view=view,
+            pace=self.room.pace,
+            lessons=self.index(),
+            v=self.version,
+            poll="/teacher/live",
+        )
 
     def projection(self) -> dict:
         """What the projector shows: the lesson led and its page (``entry``, ``page`` 1-based,
@@ -735,6 +847,7 @@ class WebApp:
 
     def _projection(self) -> dict:
         from tutor.app.web import live
+
         assert self.room is not None
         pace = self.room.pace
         entry = self._entry(pace.lesson) if pace.led else None
@@ -742,14 +855,28 @@ class WebApp:
             return {"entry": None, "page": 0, "pages": 0, "tallies": [], "here": 0}
         lesson = self.lesson_of(entry.id)
         students = self._students()
-        tallies = [live.tally(h, p, students) for h, p in
-                   live.page_puzzles(lesson, pace.page, self.room.seed)]
-        here = sum(1 for ln in self._live_learners()
-                   if ln.session is not None and ln.session.lesson.id == entry.id
-                   and ln.session.runner is not None and ln.session.runner.page_now == pace.page)
-        return {"entry": entry, "page": pace.page + 1, "pages": len(lesson.pages),
-                "tallies": tallies, "here": here, "sources": live.source_words,
-                "question": live.question_text, "students": len(students)}
+        tallies = [
+            live.tally(h, p, students)
+            for h, p in live.page_puzzles(lesson, pace.page, self.room.seed)
+        ]
+        here = sum(
+            1
+            for ln in self._live_learners()
+            if ln.session is not None
+            and ln.session.lesson.id == entry.id
+            and ln.session.runner is not None
+            and ln.session.runner.page_now == pace.page
+        )
+        return {
+            "entry": entry,
+            "page": pace.page + 1,
+            "pages": len(lesson.pages),
+            "tallies": tallies,
+            "here": here,
+            "sources": live.source_words,
+            "question": live.question_text,
+            "students": len(students),
+        }
 
     def _live_learners(self) -> list[Learner]:
         with self._lock:
@@ -775,6 +902,7 @@ class WebApp:
 
     def _board(self) -> dict:
         from tutor.app.web import live
+
         assert self.room is not None
         learners = {ln.store: ln for ln in self._live_learners()}
         rows = []
@@ -786,8 +914,14 @@ class WebApp:
                 page = s.runner.page_now
                 where = (s.lesson, None if page is None else page + 1, len(s.lesson.pages))
                 is_stuck = live.stuck(s.tries)
-            rows.append({"name": name, "where": where, "stuck": is_stuck,
-                         "done": bool(s is not None and s.io.finished)})
+            rows.append(
+                {
+                    "name": name,
+                    "where": where,
+                    "stuck": is_stuck,
+                    "done": bool(s is not None and s.io.finished),
+                }
+            )
         return {"report": self._grid(), "rows": rows}
 
     async def report_csv(self, request: Request) -> Response:
@@ -797,11 +931,15 @@ class WebApp:
         import anyio.to_thread
 
         from tutor.teaching.classreport import render_csv
+
         report = await anyio.to_thread.run_sync(self._grid)
         if report is None:
             return self.missing("No student has joined yet.")
-        return Response(render_csv(report), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": _attachment("class-report.csv")})
+        return Response(
+            render_csv(report),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": _attachment("class-report.csv")},
+        )
 
     async def report_html(self, request: Request) -> Response:
         """The class report as one printable HTML page (``laugh class report --html``'s)."""
@@ -810,11 +948,15 @@ class WebApp:
         import anyio.to_thread
 
         from tutor.teaching.classreport import render_html
+
         report = await anyio.to_thread.run_sync(self._grid)
         if report is None:
             return self.missing("No student has joined yet.")
-        return Response(render_html(report), media_type="text/html; charset=utf-8",
-                        headers={"Content-Disposition": _attachment("class-report.html")})
+        return Response(
+            render_html(report),
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Disposition": _attachment("class-report.html")},
+        )
 
     async def student_export(self, request: Request) -> Response:
         """Student ``n`` (1-based, in the order they joined)'s progress, as a file ``laugh
@@ -828,6 +970,7 @@ class WebApp:
             return self.missing()
         name, path = roster[n - 1]
         import anyio.to_thread
+
         return await anyio.to_thread.run_sync(self._export, name, path)
 
     def _grid(self):
@@ -845,9 +988,11 @@ class WebApp:
 
     def _make_grid(self):
         from tutor.teaching.classreport import build_report
+
         assert self.room is not None
-        exports = [(path.name, self._student_export(name, path))
-                   for name, path in self.room.roster()]
+        exports = [
+            (path.name, self._student_export(name, path)) for name, path in self.room.roster()
+        ]
         return build_report(exports) if exports else None
 
     def _answers_key(self, name: str, path: Path) -> tuple:
@@ -862,6 +1007,7 @@ class WebApp:
         :func:`parse_export`, as ``laugh class report`` reads the file), made again only when
         their lesson on this server has recorded another answer since."""
         from tutor.teaching.transfer import export_data, parse_export
+
         key = self._answers_key(name, path)
         hit = self._exports.get(path)
         if hit is not None and hit[0] == key:
@@ -880,6 +1026,7 @@ TEACHER_COOKIE = "laugh_teacher"
 def _attachment(name: str) -> str:
     """A Content-Disposition that saves ``name`` (its unsafe characters made ``_``)."""
     import re
+
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:80] or "download"
     return f'attachment; filename="{safe}"'
 
@@ -917,4 +1064,5 @@ class _Headers:
 
 def _default_store() -> Path:
     from tutor.teaching.progress._store import default_path
+
     return default_path()

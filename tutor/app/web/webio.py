@@ -38,8 +38,15 @@ __all__ = ["WIDTH", "Interrupted", "Item", "Prompt", "WebIO"]
 WIDTH = 40
 
 #: Style words of the runner's output, as the page's classes.
-_CLASSES = {"bold": "b", "dim": "dim", "yellow": "warn", "green": "ok", "red": "bad",
-            "cyan": "note", "italic": "i"}
+_CLASSES = {
+    "bold": "b",
+    "dim": "dim",
+    "yellow": "warn",
+    "green": "ok",
+    "red": "bad",
+    "cyan": "note",
+    "italic": "i",
+}
 
 
 class Interrupted(Exception):
@@ -84,8 +91,16 @@ def _classes(style: str) -> str:
 def plain_text(*renderables, width: int = WIDTH) -> str:
     """Rich renderables as plain text, ``width`` columns wide, trailing spaces cut."""
     buf = _io.StringIO()
-    console = Console(file=buf, width=width, no_color=True, highlight=False,
-                      force_terminal=False, color_system=None, markup=False, emoji=False)
+    console = Console(
+        file=buf,
+        width=width,
+        no_color=True,
+        highlight=False,
+        force_terminal=False,
+        color_system=None,
+        markup=False,
+        emoji=False,
+    )
     for r in renderables:
         console.print(r)
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
@@ -101,8 +116,9 @@ class WebIO(ConsoleIO):
     interactive = False
 
     def __init__(self, symbols: bool = True, changed: Callable[[], None] | None = None):
-        console = Console(markup=False, emoji=False, file=_io.StringIO(), width=WIDTH,
-                          no_color=True)
+        console = Console(
+            markup=False, emoji=False, file=_io.StringIO(), width=WIDTH, no_color=True
+        )
         super().__init__(console, TerminalClock(), symbols)
         self._cond = threading.Condition()
         self._items: list[Item] = []
@@ -167,15 +183,25 @@ class WebIO(ConsoleIO):
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
         """Wait for the page's answer to ``prompt``; the stripped text."""
         reply = self.read(prompt, None, words)
-        if reply is None:           # only closing ends a read without a time limit
+        if reply is None:  # only closing ends a read without a time limit
             raise EOFError
         return reply.text
 
-    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None,
-             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
-             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+    def read(
+        self,
+        prompt: str,
+        timeout: float | None = None,
+        words: Sequence[str] = (),
+        *,
+        label: str | None = None,
+        deadline: float | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        events: Sequence[Event] = (),
+        keys: Mapping[str, str] | None = None,
+        extend_while_typing: bool = False,
+        erase: bool = False,
+    ) -> Reply | None:
         """Pose ``prompt`` on the page and wait for :meth:`submit`; the :class:`Reply` (its
         time when it came), or None when ``timeout`` seconds pass first.  Raises ``EOFError``
         once the session is closed, :class:`Interrupted` when :attr:`interrupt` says so."""
@@ -184,8 +210,7 @@ class WebIO(ConsoleIO):
             if self._closed:
                 raise EOFError
             self._asked += 1
-            self._prompt = Prompt(prompt, [w for w in dict.fromkeys(words) if w], menu,
-                                  self._asked)
+            self._prompt = Prompt(prompt, [w for w in dict.fromkeys(words) if w], menu, self._asked)
             self._answer = None
             self._bump()
             end = None if timeout is None else self.clock.now() + timeout
@@ -219,8 +244,15 @@ class WebIO(ConsoleIO):
                 return False
             self._answer = text
             self._cond.notify_all()
-            self._cond.wait_for(lambda: self._closed or self.finished or self.waiting or (
-                self._prompt is not None and self._prompt.number > number), wait)
+            self._cond.wait_for(
+                lambda: (
+                    self._closed
+                    or self.finished
+                    or self.waiting
+                    or (self._prompt is not None and self._prompt.number > number)
+                ),
+                wait,
+            )
         return True
 
     def wait_for(self, done: Callable[[], bool]) -> None:
@@ -249,8 +281,10 @@ class WebIO(ConsoleIO):
     def wait_ready(self, wait: float = 30.0) -> None:
         """Wait up to ``wait`` seconds until the runner asks something or ends."""
         with self._cond:
-            self._cond.wait_for(lambda: self._prompt is not None or self.finished
-                                or self._closed or self.waiting, wait)
+            self._cond.wait_for(
+                lambda: self._prompt is not None or self.finished or self._closed or self.waiting,
+                wait,
+            )
 
     def screen(self) -> tuple[list[Item], Prompt | None]:
         """What the page shows now: the screen's items and the question waiting (or None)."""

@@ -22,8 +22,16 @@ from tutor.engine.analysis.options import HOLD, decision_options, option_class, 
 from tutor.engine.analysis.streams import mix_seed
 from tutor.engine.deal import Action, Deal
 
-__all__ = ["LOSS_CLASSES", "Decision", "Point", "annotate", "classify", "decision_points",
-           "is_turn_action", "judge"]
+__all__ = [
+    "LOSS_CLASSES",
+    "Decision",
+    "Point",
+    "annotate",
+    "classify",
+    "decision_points",
+    "is_turn_action",
+    "judge",
+]
 
 #: Loss thresholds in the deal's unit (stakes, or points under pairs scoring), lowest first: a
 #: chosen option that is worse than the best by at least this much, with a 95% interval on the
@@ -84,7 +92,7 @@ def _free_keys(d: Deal, seat: int) -> set[tuple[str, str | None, tuple[int, ...]
 def _next_turn_action(deal: Deal, k: int, seat: int, pos: Deal) -> Action | None:
     """The turn action ``seat`` (to move at ``pos``, before action ``k``) made next in its turn,
     if it is legal at ``pos``."""
-    for b in deal.history[k + 1:]:
+    for b in deal.history[k + 1 :]:
         if is_turn_action(pos, b):
             if b.player == seat and pos.why_illegal(b) is None:
                 return b
@@ -92,8 +100,9 @@ def _next_turn_action(deal: Deal, k: int, seat: int, pos: Deal) -> Action | None
     return None
 
 
-def decision_points(deal: Deal, seats: Iterable[int] | None = None,
-                    at: int | None = None) -> list[Point]:
+def decision_points(
+    deal: Deal, seats: Iterable[int] | None = None, at: int | None = None
+) -> list[Point]:
     """The decisions of a finished or partial deal worth analysing (:class:`Point`, in the order
     of the deal; forced turns are left out).  ``seats`` limits the seats (default all); ``at``
     keeps only the decisions at action ``at``."""
@@ -117,7 +126,7 @@ def decision_points(deal: Deal, seats: Iterable[int] | None = None,
                         opts = decision_options(d, q, "turn")
                         if len({option_class(d, o) for o in opts}) > 1:
                             out.append(Point(k, q, a, d.clone(), None))
-                        if free_now:        # it held its free actions through its turn
+                        if free_now:  # it held its free actions through its turn
                             out.append(Point(k, q, HOLD, d.clone(), a))
                     offered[q] |= free_now
                 elif turn and new:
@@ -149,11 +158,19 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
         an = self.analysis
-        out = {"index": self.index, "seat": self.seat, "played": option_to_json(self.played),
-               "best": option_to_json(an.best.action), "separated": an.separated,
-               "loss": round(self.loss, 4), "loss_ci95": round(self.loss_ci95, 4),
-               "verdict": self.verdict, "samples": an.samples, "stopped": an.stopped,
-               "options": [o.to_json() for o in an.options]}
+        out = {
+            "index": self.index,
+            "seat": self.seat,
+            "played": option_to_json(self.played),
+            "best": option_to_json(an.best.action),
+            "separated": an.separated,
+            "loss": round(self.loss, 4),
+            "loss_ci95": round(self.loss_ci95, 4),
+            "verdict": self.verdict,
+            "samples": an.samples,
+            "stopped": an.stopped,
+            "options": [o.to_json() for o in an.options],
+        }
         if an.then is not None:
             out["then"] = option_to_json(an.then)
         return out
@@ -167,24 +184,49 @@ def judge(an: Analysis, played: Action | None) -> tuple[float, float, str]:
     return loss, ci, classify(loss, ci)
 
 
-def analyse_point(p: Point, *, policy: str = "counter", seed: int = 0, samples: int = 4000,
-                  target: float = 0.1, seconds: float | None = None,
-                  stop_when_clear: bool = False,
-                  progress: Callable[[int], None] | None = None) -> Analysis:
+def analyse_point(
+    p: Point,
+    *,
+    policy: str = "counter",
+    seed: int = 0,
+    samples: int = 4000,
+    target: float = 0.1,
+    seconds: float | None = None,
+    stop_when_clear: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Analysis:
     """The analysis of decision ``p`` (:func:`analyse` with the seed mixed from ``seed``, its
     index and seat, and for a question of timing a 1): every option's difference from the best
     known to ``target``, or ``samples`` (or ``seconds``) spent; ``stop_when_clear`` stops sooner,
     once the best option is clearly ahead (its loss figures are then rougher)."""
     extra = (1,) if p.then is not None else ()
-    return analyse(p.position, p.seat, policy=policy, seed=mix_seed(seed, p.index, p.seat, *extra),
-                   samples=samples, seconds=seconds, target=target, which=p.which, then=p.then,
-                   stop_when_clear=stop_when_clear, progress=progress)
+    return analyse(
+        p.position,
+        p.seat,
+        policy=policy,
+        seed=mix_seed(seed, p.index, p.seat, *extra),
+        samples=samples,
+        seconds=seconds,
+        target=target,
+        which=p.which,
+        then=p.then,
+        stop_when_clear=stop_when_clear,
+        progress=progress,
+    )
 
 
-def annotate(deal: Deal, seats: Iterable[int] | None = None, at: int | None = None, *, policy: str = "counter",
-             seed: int = 0, samples: int = 4000, target: float = 0.1,
-             stop_when_clear: bool = False,
-             progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+def annotate(
+    deal: Deal,
+    seats: Iterable[int] | None = None,
+    at: int | None = None,
+    *,
+    policy: str = "counter",
+    seed: int = 0,
+    samples: int = 4000,
+    target: float = 0.1,
+    stop_when_clear: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Decision]:
     """Analyse every decision of ``deal`` (:func:`decision_points`) and class each played option
     by its loss (:func:`classify`).
 
@@ -199,8 +241,14 @@ def annotate(deal: Deal, seats: Iterable[int] | None = None, at: int | None = No
     if progress is not None:
         progress(0, len(points))
     for i, p in enumerate(points):
-        an = analyse_point(p, policy=policy, seed=seed, samples=samples, target=target,
-                           stop_when_clear=stop_when_clear)
+        an = analyse_point(
+            p,
+            policy=policy,
+            seed=seed,
+            samples=samples,
+            target=target,
+            stop_when_clear=stop_when_clear,
+        )
         out.append(Decision(p.index, p.seat, p.played, an, *judge(an, p.played)))
         if progress is not None:
             progress(i + 1, len(points))

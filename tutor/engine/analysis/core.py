@@ -47,6 +47,7 @@ Z95 = 1.96
 
 # --- results -----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class OptionValue:
     """One option's figures, in the deal's unit (net stakes, or points under pairs scoring).
@@ -79,10 +80,15 @@ class OptionValue:
 
     def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
-        return {"action": option_to_json(self.action), "mean": round(self.mean, 4),
-                "ci95": round(self.ci95, 4), "diff": round(self.diff, 4),
-                "diff_ci95": round(self.diff_ci95, 4), "samples": self.samples,
-                "group": self.group}
+        return {
+            "action": option_to_json(self.action),
+            "mean": round(self.mean, 4),
+            "ci95": round(self.ci95, 4),
+            "diff": round(self.diff, 4),
+            "diff_ci95": round(self.diff_ci95, 4),
+            "samples": self.samples,
+            "group": self.group,
+        }
 
 
 @dataclass(frozen=True)
@@ -131,8 +137,9 @@ class Analysis:
     def separated(self) -> bool:
         """True when the best option is clearly the best: every other play's difference interval
         lies below zero (so it may be called best)."""
-        return not self.forced and all(o.separated for o in self.options
-                                       if o.group != self.best.group)
+        return not self.forced and all(
+            o.separated for o in self.options if o.group != self.best.group
+        )
 
     def alike(self) -> list[OptionValue]:
         """The options about as good as the best: :attr:`best` and one of each other play whose
@@ -153,8 +160,9 @@ class Analysis:
         """The figures of ``action`` (None: hold); raises :class:`NoDecision` if it is not an
         option here."""
         if action is not None:
-            action = Action.make(action.player, action.kind, action.cards, action.table,
-                                 action.oversight)
+            action = Action.make(
+                action.player, action.kind, action.cards, action.table, action.oversight
+            )
         for o in self.options:
             if o.action == action:
                 return o
@@ -166,11 +174,20 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
-        out = {"seat": self.seat, "policy": self.policy, "seed": self.seed, "unit": self.unit,
-               "samples": self.samples, "rollouts": self.rollouts,
-               "seconds": round(self.seconds, 3), "stopped": self.stopped,
-               "target": self.target, "best": option_to_json(self.best.action),
-               "separated": self.separated, "options": [o.to_json() for o in self.options]}
+        out = {
+            "seat": self.seat,
+            "policy": self.policy,
+            "seed": self.seed,
+            "unit": self.unit,
+            "samples": self.samples,
+            "rollouts": self.rollouts,
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+            "target": self.target,
+            "best": option_to_json(self.best.action),
+            "separated": self.separated,
+            "options": [o.to_json() for o in self.options],
+        }
         if self.then is not None:
             out["then"] = option_to_json(self.then)
         return out
@@ -200,12 +217,14 @@ Plan = tuple[Action | None, Action | None, bool]
 
 # --- the runs ----------------------------------------------------------------------------
 
+
 class PureRun:
     """One analysis on the pure engine (:func:`tutor.engine.analysis.sampling.rollout` with the
     rule-following players of ``policy``); :meth:`run` as :class:`fast.KernelRun`'s."""
 
-    def __init__(self, d: Deal, seat: int, det: Determinizer, plans: list[Plan], seed_base: int,
-                 policy: str):
+    def __init__(
+        self, d: Deal, seat: int, det: Determinizer, plans: list[Plan], seed_base: int, policy: str
+    ):
         self.d = d
         self.seat = seat
         self.det = det
@@ -219,8 +238,14 @@ class PureRun:
         x = base.clone()
         if pre is not None:
             x.apply_unchecked(pre)
-        rollout(x, self.bots, [Stream(k) for k in keys[1:]], self.seat if hold else None,
-                then, self.seat)
+        rollout(
+            x,
+            self.bots,
+            [Stream(k) for k in keys[1:]],
+            self.seat if hold else None,
+            then,
+            self.seat,
+        )
         return x
 
     def run(self, i0: int, i1: int, active: list[int]) -> list[list[int]]:
@@ -240,20 +265,38 @@ def _plan(d: Deal, seat: int, a: Action | None, then: Action | None) -> Plan:
     """How option ``a`` is played: (action now, turn action after the races, hold)."""
     if a is None:
         return (then, None, False) if then is not None else (None, None, True)
-    if d.to_move == seat and a.kind in ("capture", "play_on_capture", "lie_down", "end_turn") \
-            or not d.declarations_are_free and a.kind.startswith("declare"):
+    if (
+        d.to_move == seat
+        and a.kind in ("capture", "play_on_capture", "lie_down", "end_turn")
+        or not d.declarations_are_free
+        and a.kind.startswith("declare")
+    ):
         return (a, None, False)
     return (a, then, False)
 
 
 # --- the analysis ------------------------------------------------------------------------
 
-def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
-            samples: int | None = None, seconds: float | None = None, target: float = 0.1,
-            min_samples: int = 32, stop_when_clear: bool = True, prune: bool = False,
-            which: str = "all", options: list[Action | None] | None = None,
-            then: Action | None = None, progress: Callable[[int], None] | None = None,
-            engine: str | None = None, undeclared: bool = False) -> Analysis:
+
+def analyse(
+    d: Deal,
+    seat: int,
+    *,
+    policy: str = "counter",
+    seed: int = 0,
+    samples: int | None = None,
+    seconds: float | None = None,
+    target: float = 0.1,
+    min_samples: int = 32,
+    stop_when_clear: bool = True,
+    prune: bool = False,
+    which: str = "all",
+    options: list[Action | None] | None = None,
+    then: Action | None = None,
+    progress: Callable[[int], None] | None = None,
+    engine: str | None = None,
+    undeclared: bool = False,
+) -> Analysis:
     """Analyse ``seat``'s options at position ``d`` from its own view (see
     :mod:`tutor.engine.analysis` for the estimator, its unit and its intervals).
 
@@ -315,12 +358,19 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     # the kernel being compiled in the background: the pure engine meanwhile, in short
     # batches, and the kernel from the batch after it is ready (each sample is seeded by its
     # index, so the figures are the same whichever runs it)
-    awaiting = (k is None and engine != "pure" and fast.supported(d, policy)
-                and kernelcache.compiling() is not None)
+    awaiting = (
+        k is None
+        and engine != "pure"
+        and fast.supported(d, policy)
+        and kernelcache.compiling() is not None
+    )
     if awaiting and seconds is None:
-        kernelcache.announce()          # a fixed budget, slower until the kernel is compiled
-    runner = (fast.KernelRun(k, d, seat, det, plans, seed_base) if k is not None
-              else PureRun(d, seat, det, plans, seed_base, policy))
+        kernelcache.announce()  # a fixed budget, slower until the kernel is compiled
+    runner = (
+        fast.KernelRun(k, d, seat, det, plans, seed_base)
+        if k is not None
+        else PureRun(d, seat, det, plans, seed_base, policy)
+    )
     values: list[list[float]] = [[] for _ in range(g)]
     active = list(range(g))
     rollouts = 0
@@ -336,13 +386,13 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
             break
         stop = check_at if samples is None else min(check_at, samples)
         if awaiting:
-            k = fast.kernel()           # ready now? (a few stat calls)
+            k = fast.kernel()  # ready now? (a few stat calls)
             if k is not None:
                 awaiting = False
                 runner = fast.KernelRun(k, d, seat, det, plans, seed_base)
             else:
                 stop = min(stop, i + _AWAIT_STEP)
-        if seconds is not None:         # batches no longer than the time left, at the pace so far
+        if seconds is not None:  # batches no longer than the time left, at the pace so far
             room = 2 if i == 0 else int((seconds - elapsed) * i / max(elapsed, 1e-9)) + 1
             stop = min(stop, i + max(1, room))
         for row in runner.run(i, stop, active):
@@ -364,9 +414,23 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     seconds_taken = time.perf_counter() - t0
     if progress is not None:
         progress(i)
-    return _summarise(opts, group_of, values, active, policy, seed, d.ruleset.unit, seat, i,
-                      rollouts, seconds_taken, stopped, target, then,
-                      "kernel" if k is not None else "pure")
+    return _summarise(
+        opts,
+        group_of,
+        values,
+        active,
+        policy,
+        seed,
+        d.ruleset.unit,
+        seat,
+        i,
+        rollouts,
+        seconds_taken,
+        stopped,
+        target,
+        then,
+        "kernel" if k is not None else "pure",
+    )
 
 
 def _best(values: list[list[float]], active: list[int]) -> int:
@@ -375,8 +439,9 @@ def _best(values: list[list[float]], active: list[int]) -> int:
     return min(j for j in active if means[j] == top)
 
 
-def _check(values: list[list[float]], active: list[int], target: float, stop_when_clear: bool,
-           prune: bool) -> str | None:
+def _check(
+    values: list[list[float]], active: list[int], target: float, stop_when_clear: bool, prune: bool
+) -> str | None:
     """After a batch: the reason to stop, or None; drops clearly worse options from ``active``
     when ``prune``."""
     b = _best(values, active)
@@ -405,10 +470,23 @@ def _check(values: list[list[float]], active: list[int], target: float, stop_whe
     return None
 
 
-def _summarise(opts: list[Action | None], group_of: list[int], values: list[list[float]],
-               active: list[int], policy: str, seed: int, unit: str, seat: int, samples: int,
-               rollouts: int, seconds: float, stopped: str, target: float,
-               then: Action | None, engine: str) -> Analysis:
+def _summarise(
+    opts: list[Action | None],
+    group_of: list[int],
+    values: list[list[float]],
+    active: list[int],
+    policy: str,
+    seed: int,
+    unit: str,
+    seat: int,
+    samples: int,
+    rollouts: int,
+    seconds: float,
+    stopped: str,
+    target: float,
+    then: Action | None,
+    engine: str,
+) -> Analysis:
     b = _best(values, active)
     per_group = []
     for j, xs in enumerate(values):
@@ -424,6 +502,17 @@ def _summarise(opts: list[Action | None], group_of: list[int], values: list[list
         m, h, dm, dh, k = per_group[j]
         out.append((idx, OptionValue(a, m, h, dm, dh, k, j)))
     out.sort(key=lambda t: (t[1].group != b, -t[1].mean, t[0]))
-    return Analysis(seat, policy, seed, unit, tuple(o for _, o in out), samples, rollouts, seconds,
-                    stopped, target, then, engine)
-
+    return Analysis(
+        seat,
+        policy,
+        seed,
+        unit,
+        tuple(o for _, o in out),
+        samples,
+        rollouts,
+        seconds,
+        stopped,
+        target,
+        then,
+        engine,
+    )

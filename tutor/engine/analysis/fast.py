@@ -22,26 +22,46 @@ from tutor.engine import kernelcache
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
 
-if TYPE_CHECKING:                   # annotations only: numpy is imported when the kernel runs
+if TYPE_CHECKING:  # annotations only: numpy is imported when the kernel runs
     import numpy as np
     from numpy.typing import NDArray
 
     from tutor.engine.analysis.sampling import Determinizer
 
-__all__ = ["ENV_PURE", "KernelRun", "compile_in_background", "compiled", "counter_selfplay",
-           "covers", "kernel", "supported"]
+__all__ = [
+    "ENV_PURE",
+    "KernelRun",
+    "compile_in_background",
+    "compiled",
+    "counter_selfplay",
+    "covers",
+    "kernel",
+    "supported",
+]
 
 #: Set this environment variable (to any non-empty value) to run every analysis on the pure
 #: engine, without the compiled kernel.
 ENV_PURE = kernelcache.ENV_PURE
 
-_loaded: ModuleType | Literal[False] | None = None   # the kernel, or False: it cannot be imported
+_loaded: ModuleType | Literal[False] | None = None  # the kernel, or False: it cannot be imported
 
-_KINDS = {"capture": 0, "play_on_capture": 1, "lie_down": 2, "claim": 3,
-          "take_table_mournival": 4, "declare_prial": 5, "declare_mournival": 5,
-          "declare_dead_pair": 5}
-_OVERSIGHTS = {"overlooked_table_mournival": 0, "split_prial": 1, "laid_down_dead_pair": 2,
-               "laid_down_prial": 3, "laid_down_mournival": 4}
+_KINDS = {
+    "capture": 0,
+    "play_on_capture": 1,
+    "lie_down": 2,
+    "claim": 3,
+    "take_table_mournival": 4,
+    "declare_prial": 5,
+    "declare_mournival": 5,
+    "declare_dead_pair": 5,
+}
+_OVERSIGHTS = {
+    "overlooked_table_mournival": 0,
+    "split_prial": 1,
+    "laid_down_dead_pair": 2,
+    "laid_down_prial": 3,
+    "laid_down_mournival": 4,
+}
 _PHASES = {"play": 0, "play_on": 1, "over": 2}
 _DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
 
@@ -100,7 +120,7 @@ def _compile(background: bool = False) -> ModuleType | Literal[False]:
     the stamp after each (with the processor seconds the first took: in the background, the
     whole process's, as :func:`tutor.engine.kernelcache.compiling` counts them); the kernel
     module, or False when numba cannot be imported."""
-    t0 = 0.0 if background else time.process_time()    # the import of numba included
+    t0 = 0.0 if background else time.process_time()  # the import of numba included
     k = _load()
     if not k:
         return k
@@ -108,7 +128,7 @@ def _compile(background: bool = False) -> ModuleType | Literal[False]:
     for name in kernelcache.ENTRIES:
         _WARM[name](k)
         index = _index_file(getattr(k, name))
-        if index is None:                   # numba keeps its cache where this cannot tell
+        if index is None:  # numba keeps its cache where this cannot tell
             break
         indexes[name] = index
         took = time.process_time() - t0
@@ -121,7 +141,7 @@ def compile_in_background() -> None:
     entry point compiled and stamped; a failure noted (not tried again for a day)."""
     try:
         _compile(background=True)
-    except Exception as exc:                # noqa: BLE001 - nothing to tell: no terminal
+    except Exception as exc:  # noqa: BLE001 - nothing to tell: no terminal
         kernelcache.failed(f"{type(exc).__name__}: {exc}")
 
 
@@ -131,6 +151,7 @@ def _sample_run(k: ModuleType) -> tuple[Ruleset, KernelRun]:
     from tutor.engine.analysis.sampling import Determinizer
     from tutor.engine.deal import new_deal
     from tutor.engine.sources import default_library
+
     rs = default_library().rulesets["parlett"]
     d = new_deal(rs, 5, 0, random.Random(0))
     return rs, KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
@@ -146,15 +167,16 @@ def _warm_selfplay(k: ModuleType) -> None:
 
 def _warm_playout(k: ModuleType) -> None:
     import numpy as np
+
     run = _sample_run(k)[1]
-    k.playout_state(run.P, run.S, np.zeros(k.RLEN, np.uint64), run.opts[0], 1,
-                    np.zeros(k.MAXP, np.int64))
+    k.playout_state(
+        run.P, run.S, np.zeros(k.RLEN, np.uint64), run.opts[0], 1, np.zeros(k.MAXP, np.int64)
+    )
 
 
 #: How each entry point is compiled (or loaded from the cache): called with the types the
 #: analysis uses.
-_WARM = {"run_samples": _warm_samples, "selfplay": _warm_selfplay,
-         "playout_state": _warm_playout}
+_WARM = {"run_samples": _warm_samples, "selfplay": _warm_selfplay, "playout_state": _warm_playout}
 
 
 def _index_file(fn: Any) -> str | None:
@@ -169,10 +191,24 @@ def _index_file(fn: Any) -> str | None:
 #: The parameters of the parameter table (:data:`tutor.engine.parameters.PARAMETERS`) whose
 #: values the kernel knows (per player count: every one).  A parameter added to the table
 #: later runs on the pure engine until the kernel learns it (:func:`covers`).
-KNOWN = frozenset({"first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
-                   "last_in_plays_on", "leftovers_to", "scoring", "oversights",
-                   "captures_per_turn", "declarations", "lie_down_pays", "pot_to",
-                   "match_format"})
+KNOWN = frozenset(
+    {
+        "first_dealer",
+        "table_mournival",
+        "captures",
+        "hand_plays",
+        "bonus_to",
+        "last_in_plays_on",
+        "leftovers_to",
+        "scoring",
+        "oversights",
+        "captures_per_turn",
+        "declarations",
+        "lie_down_pays",
+        "pot_to",
+        "match_format",
+    }
+)
 
 
 def covers(rs: Ruleset, players: int) -> bool:
@@ -181,23 +217,39 @@ def covers(rs: Ruleset, players: int) -> bool:
     scoring; at most seven players; and no parameter it does not know (:data:`KNOWN`) away
     from its default."""
     from tutor.engine.parameters import PARAMETERS
+
     for name, spec in PARAMETERS.items():
-        if spec.scope != "count" and name not in KNOWN and getattr(rs, name, spec.default) \
-                != spec.default:
+        if (
+            spec.scope != "count"
+            and name not in KNOWN
+            and getattr(rs, name, spec.default) != spec.default
+        ):
             return False
-    return (rs.captures_per_turn == "one" and rs.declarations == _DEFAULT_DECLARATIONS
-            and rs.lie_down_pays is None and rs.scoring in ("stakes", "pairs") and players <= 7)
+    return (
+        rs.captures_per_turn == "one"
+        and rs.declarations == _DEFAULT_DECLARATIONS
+        and rs.lie_down_pays is None
+        and rs.scoring in ("stakes", "pairs")
+        and players <= 7
+    )
 
 
 def supported(d: Deal, policy: str) -> bool:
     """Whether the kernel covers this position and rollout player: ``counter`` players and the
     rules of :func:`covers`."""
-    return (policy == "counter" and covers(d.ruleset, d.n) and not d.turn_captures
-            and d.outside == 0 and len(d.table_mournivals) <= 13 and len(d.oversights) <= 26)
+    return (
+        policy == "counter"
+        and covers(d.ruleset, d.n)
+        and not d.turn_captures
+        and d.outside == 0
+        and len(d.table_mournivals) <= 13
+        and len(d.oversights) <= 26
+    )
 
 
 def _params(k: ModuleType, rs: Ruleset, players: int, dealer: int) -> NDArray[np.int64]:
     import numpy as np
+
     pc = rs.count(players)
     lo, hi = rule_bots.CounterBot.reaction_range
     P = np.zeros(k.PLEN, np.int64)
@@ -233,6 +285,7 @@ def _params(k: ModuleType, rs: Ruleset, players: int, dealer: int) -> NDArray[np
 def encode_state(k: ModuleType, d: Deal) -> NDArray[np.int64]:
     """The kernel's state array of position ``d`` (its public attributes)."""
     import numpy as np
+
     S = np.zeros(k.SLEN, np.int64)
     for q in range(d.n):
         S[k.H0 + q] = d.hands[q]
@@ -249,7 +302,7 @@ def encode_state(k: ModuleType, d: Deal) -> NDArray[np.int64]:
     S[k.NOV] = len(d.oversights)
     for i, o in enumerate(d.oversights):
         b = k.OV0 + 4 * i
-        S[b:b + 4] = (_OVERSIGHTS[o.kind], o.offender, o.mask, o.take)
+        S[b : b + 4] = (_OVERSIGHTS[o.kind], o.offender, o.mask, o.take)
     S[k.NTM] = len(d.table_mournivals)
     for i, m in enumerate(d.table_mournivals):
         S[k.TM0 + i] = m
@@ -273,9 +326,17 @@ class KernelRun:
     """One analysis on the kernel: the position, the options and the determinization, encoded
     once; :meth:`run` plays samples ``i0`` to ``i1 - 1`` of the active options."""
 
-    def __init__(self, k: ModuleType, d: Deal, seat: int, det: Determinizer,
-                 plans: Sequence[tuple[Action | None, Action | None, bool]], seed_base: int):
+    def __init__(
+        self,
+        k: ModuleType,
+        d: Deal,
+        seat: int,
+        det: Determinizer,
+        plans: Sequence[tuple[Action | None, Action | None, bool]],
+        seed_base: int,
+    ):
         import numpy as np
+
         self.k = k
         self.np = np
         self.P = _params(k, d.ruleset, d.n, d.dealer)
@@ -288,8 +349,10 @@ class KernelRun:
         self.need_m = np.array([m for _, m in det.needs], np.int64)
         self.undeclared = bool(det.undeclared)
         self.past = np.array(det.past if det.undeclared else [0] * len(det.opponents), np.int64)
-        self.opts = np.array([encode_action(pre) + encode_action(then) + (int(hold),)
-                              for pre, then, hold in plans], np.int64).reshape(len(plans), 9)
+        self.opts = np.array(
+            [encode_action(pre) + encode_action(then) + (int(hold),) for pre, then, hold in plans],
+            np.int64,
+        ).reshape(len(plans), 9)
         self.seed_base = np.uint64(seed_base)
 
     def run(self, i0: int, i1: int, active: list[int]) -> list[list[int]]:
@@ -299,9 +362,24 @@ class KernelRun:
         act = np.zeros(len(self.opts), np.bool_)
         act[active] = True
         out = np.zeros((i1 - i0, len(self.opts)), np.int64)
-        self.k.run_samples(self.P, self.S, self.seat, self.cards, self.opp_q, self.opp_k,
-                           self.need_q, self.need_m, self.undeclared, self.past, self.opts,
-                           act, self.seed_base, i0, i1, out)
+        self.k.run_samples(
+            self.P,
+            self.S,
+            self.seat,
+            self.cards,
+            self.opp_q,
+            self.opp_k,
+            self.need_q,
+            self.need_m,
+            self.undeclared,
+            self.past,
+            self.opts,
+            act,
+            self.seed_base,
+            i0,
+            i1,
+            out,
+        )
         rows: list[list[int]] = out.tolist()
         return rows
 
@@ -311,20 +389,22 @@ def seed_words(text: str) -> list[int]:
     seeding: the text and its SHA-512 digest as one big-endian number, least significant word
     first)."""
     import hashlib
+
     b = text.encode()
     n = int.from_bytes(b + hashlib.sha512(b).digest(), "big")
     return [(n >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (n.bit_length() + 31) // 32))]
 
 
-def counter_selfplay(rs: Ruleset, players: int, seed: object, start: int, count: int,
-                    k: ModuleType | None = None
-                    ) -> tuple[list[tuple[int, ...]], list[int | None]] | None:
+def counter_selfplay(
+    rs: Ruleset, players: int, seed: object, start: int, count: int, k: ModuleType | None = None
+) -> tuple[list[tuple[int, ...]], list[int | None]] | None:
     """Deals ``start`` to ``start + count - 1`` of a self-play study between counter players
     (deal ``j`` shuffled by ``random.Random(f"{seed}/{j}")`` and dealt by seat ``j % players``,
     as :func:`tutor.engine.simulate.run_chunk` plays them), results only, on the kernel:
     ``(returns, last_in)``, a list of per-seat result tuples and a list of last-in seats (None:
     nobody).  None when the kernel cannot run them (:func:`kernel`, :func:`covers`)."""
     import numpy as np
+
     k = k or kernel(entry="selfplay")
     if k is None or not covers(rs, players):
         return None
@@ -333,11 +413,13 @@ def counter_selfplay(rs: Ruleset, players: int, seed: object, start: int, count:
     keys = np.zeros((count, width), np.int64)
     lens = np.zeros(count, np.int64)
     for i, w in enumerate(words):
-        keys[i, :len(w)] = w
+        keys[i, : len(w)] = w
         lens[i] = len(w)
     dealers = np.arange(start, start + count, dtype=np.int64) % players
     out = np.zeros((count, k.MAXP), np.int64)
     last = np.zeros(count, np.int64)
     k.selfplay(_params(k, rs, players, 0), rs.count(players).hand, keys, lens, dealers, out, last)
-    return ([tuple(r[:players]) for r in out.tolist()],
-            [None if x < 0 else x for x in last.tolist()])
+    return (
+        [tuple(r[:players]) for r in out.tolist()],
+        [None if x < 0 else x for x in last.tolist()],
+    )

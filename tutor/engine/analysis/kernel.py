@@ -104,6 +104,7 @@ from tutor.engine.analysis.kernel_rules import (  # noqa: F401 (the layout, for 
 
 # --- the counter player ---------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def at_risk_to_move(S, P, seat):
     """``Deal.at_risk_ranks`` for the seat to move."""
@@ -126,7 +127,7 @@ def at_risk_to_move(S, P, seat):
             m = S[H0 + q]
             if q != seat and m & (m - 1) != 0:
                 return lone
-        return lone & ~((sc >> 1) & ~sc)     # every opponent holds one card: two unseen safe
+        return lone & ~((sc >> 1) & ~sc)  # every opponent holds one card: two unseen safe
     for q in range(P[P_N]):
         m = S[H0 + q]
         if q != seat and m & (m - 1) != 0:
@@ -243,7 +244,7 @@ def choose(S, P, rnd, act, cm_buf, tm_buf):
         want, group = int(draw(rnd, p + 1) * n1), 1
     else:
         k = int(draw(rnd, p + 1) * L)
-        if k < n2:                          # the prepended ones, latest first
+        if k < n2:  # the prepended ones, latest first
             want, group = n2 - 1 - k, 2
         else:
             want, group = k - n2, 0
@@ -267,6 +268,7 @@ def choose(S, P, rnd, act, cm_buf, tm_buf):
 
 
 # --- rollouts -------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def rollout(S, P, R, rnd, hold, then, seat, act, cm_buf, tm_buf, free_buf):
@@ -305,8 +307,12 @@ def rollout(S, P, R, rnd, hold, then, seat, act, cm_buf, tm_buf, free_buf):
         if pending:
             pending = False
             p = then[1]
-            if (S[TO_MOVE] == p and S[PHASE] == PLAY and S[H0 + p] & then[2] == then[2]
-                    and S[TABLE] & then[3] == then[3]):
+            if (
+                S[TO_MOVE] == p
+                and S[PHASE] == PLAY
+                and S[H0 + p] & then[2] == then[2]
+                and S[TABLE] & then[3] == then[3]
+            ):
                 apply(S, P, R, then[0], p, then[2], then[3])
                 continue
         choose(S, P, rnd, act, cm_buf, tm_buf)
@@ -397,8 +403,24 @@ def play_option(S, P, R, rnd, opt, seat, act, cm_buf, tm_buf, free_buf):
 
 
 @njit(cache=True)
-def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, undeclared, past, opts,
-                active, seed_base, i0, i1, out):
+def run_samples(
+    P,
+    S0,
+    seat,
+    cards,
+    opp_q,
+    opp_k,
+    need_q,
+    need_m,
+    undeclared,
+    past,
+    opts,
+    active,
+    seed_base,
+    i0,
+    i1,
+    out,
+):
     """Samples ``i0`` to ``i1 - 1`` of an analysis: for each, the unseen cards dealt afresh, then
     every active option played out with the same random numbers seat by seat; ``out[i - i0, j]``
     gets ``seat``'s result after option ``j``."""
@@ -466,7 +488,7 @@ def selfplay(P0, hand, keys, key_len, dealers, out_ret, out_last):
         mt_seed(rnd, keys[i], key_len[i])
         for c in range(52):
             pack[c] = c
-        for c in range(51, 0, -1):          # random.shuffle
+        for c in range(51, 0, -1):  # random.shuffle
             j = below(rnd, c + 1)
             x = pack[c]
             pack[c] = pack[j]

@@ -22,7 +22,7 @@ S27 = np.uint64(27)
 S31 = np.uint64(31)
 S11 = np.uint64(11)
 ONE = np.uint64(1)
-TO_UNIT = 1.0 / 9007199254740992.0      # 2**-53
+TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 M32 = np.uint64(0xFFFFFFFF)
 UPPER = np.uint64(0x80000000)
 LOWER = np.uint64(0x7FFFFFFF)
@@ -36,6 +36,7 @@ RLEN = 626
 
 
 # --- random numbers (tutor.engine.analysis.streams in compiled form) --------------------------
+
 
 @njit(cache=True)
 def mix2(h0, x):
@@ -92,8 +93,11 @@ def mt_seed(rnd, key, n):
     j = 0
     for _ in range(max(624, n)):
         prev = rnd[i]
-        rnd[1 + i] = ((rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)))
-                      + np.uint64(key[j]) + np.uint64(j)) & M32
+        rnd[1 + i] = (
+            (rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)))
+            + np.uint64(key[j])
+            + np.uint64(j)
+        ) & M32
         i += 1
         j += 1
         if i >= 624:
@@ -103,8 +107,9 @@ def mt_seed(rnd, key, n):
             j = 0
     for _ in range(623):
         prev = rnd[i]
-        rnd[1 + i] = ((rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)))
-                      - np.uint64(i)) & M32
+        rnd[1 + i] = (
+            (rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941))) - np.uint64(i)
+        ) & M32
         i += 1
         if i >= 624:
             rnd[1] = rnd[624]

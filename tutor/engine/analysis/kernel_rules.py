@@ -15,25 +15,25 @@ from numba import njit
 
 # --- layout --------------------------------------------------------------------------------
 
-MAXP = 7            # seats
-MAXOV = 26          # open oversights (each needs two table cards of its rank: at most 2 a rank)
-MAXTM = 13          # table mournivals at the deal
-H0 = 0              # hands[0..6]
-W0 = 7              # won[0..6]
+MAXP = 7  # seats
+MAXOV = 26  # open oversights (each needs two table cards of its rank: at most 2 a rank)
+MAXTM = 13  # table mournivals at the deal
+H0 = 0  # hands[0..6]
+W0 = 7  # won[0..6]
 TABLE = 14
 WONALL = 15
 ASIDE = 16
 DISCARD = 17
-TO_MOVE = 18        # -1: nobody
+TO_MOVE = 18  # -1: nobody
 STARTED = 19
-PHASE = 20          # 0 play, 1 play on, 2 over
-LASTCAP = 21        # -1: nobody captured yet
+PHASE = 20  # 0 play, 1 play on, 2 over
+LASTCAP = 21  # -1: nobody captured yet
 IN_PLAY = 22
 NOV = 23
-OV0 = 24            # oversights: (kind, offender, mask, take) each
+OV0 = 24  # oversights: (kind, offender, mask, take) each
 NTM = OV0 + 4 * MAXOV
 TM0 = NTM + 1
-LASTIN = TM0 + MAXTM    # after the settlement: the last player in (-1: nobody)
+LASTIN = TM0 + MAXTM  # after the settlement: the last player in (-1: nobody)
 SLEN = LASTIN + 1
 
 PLAY, PLAY_ON, OVER = 0, 1, 2
@@ -46,20 +46,20 @@ P_C22 = 4
 P_C31 = 5
 P_FREE = 6
 P_OV_SPLIT = 7
-P_OV_TABLE = 8      # overlooked_table_mournival
-P_OV_DEAD = 9       # laid_down_dead_pair (where a declaration could have taken it)
+P_OV_TABLE = 8  # overlooked_table_mournival
+P_OV_DEAD = 9  # laid_down_dead_pair (where a declaration could have taken it)
 P_OV_PRIAL = 10
 P_OV_MOURN = 11
 P_DEALER_TAKES = 12
-P_BONUS_TO = 13     # 0 none, 1 last_in, 2 last_pair
-P_BONUS = 14        # last_in_bonus, -1 none
+P_BONUS_TO = 13  # 0 none, 1 last_in, 2 last_pair
+P_BONUS = 14  # last_in_bonus, -1 none
 P_PLAYS_ON = 15
-P_LEFTOVERS = 16    # 0 dealer, 1 last_in, 2 nobody
-P_PAIRS = 17        # 1: pairs scoring, 0: stakes
+P_LEFTOVERS = 16  # 0 dealer, 1 last_in, 2 nobody
+P_PAIRS = 17  # 1: pairs scoring, 0: stakes
 P_ANTE_D = 18
 P_ANTE_O = 19
 P_BREAKEVEN = 20
-P_REACT_LO = 21     # the counter player's reaction range, in microseconds (whole numbers)
+P_REACT_LO = 21  # the counter player's reaction range, in microseconds (whole numbers)
 P_REACT_HI = 22
 PLEN = 23
 
@@ -78,6 +78,7 @@ N5 = NIB * 5
 N3 = NIB * 3
 
 # --- bits ---------------------------------------------------------------------------------------
+
 
 @njit(cache=True)
 def pop(x):
@@ -128,6 +129,7 @@ def lowest(m, k):
 
 # --- the deal's rules -------------------------------------------------------------------------
 
+
 @njit(cache=True)
 def next_in_play(S, n, seat):
     q = (seat + 1) % n
@@ -138,8 +140,12 @@ def next_in_play(S, n, seat):
 
 @njit(cache=True)
 def can_capture_rank(P, nh, nt):
-    return ((P[P_C11] != 0 and nh > 0 and nt > 0) or (P[P_C13] != 0 and nh > 0 and nt == 3)
-            or (P[P_C22] != 0 and nh == 2 and nt == 2) or (P[P_C31] != 0 and nh == 3 and nt == 1))
+    return (
+        (P[P_C11] != 0 and nh > 0 and nt > 0)
+        or (P[P_C13] != 0 and nh > 0 and nt == 3)
+        or (P[P_C22] != 0 and nh == 2 and nt == 2)
+        or (P[P_C31] != 0 and nh == 3 and nt == 1)
+    )
 
 
 @njit(cache=True)
@@ -362,6 +368,7 @@ def apply(S, P, R, kind, p, cm, tm):
 
 # --- declarations and free actions --------------------------------------------------------------
 
+
 @njit(cache=True)
 def has_declaration(h, dead):
     hc = counts(h)
@@ -395,7 +402,7 @@ def count_declarations(h, wonall):
         low = prial & -prial
         prial ^= low
         c = pop(h & (15 << low_index(low)))
-        k += 7 if c == 4 else 3          # a mournival and six pairs, or three pairs
+        k += 7 if c == 4 else 3  # a mournival and six pairs, or three pairs
     k += pop((hc >> 1) & ~hc & ~(hc >> 2) & NIB & dead_bits(wonall))
     return k
 
@@ -454,5 +461,3 @@ def first_free(S, P, q, out):
         out[1] = lowest(on, S[b + 3])
         return True
     return False
-
-

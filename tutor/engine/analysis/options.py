@@ -17,8 +17,14 @@ from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.records import action_to_json
 
-__all__ = ["HOLD", "NoDecision", "decision_options", "describe_option", "option_class",
-           "option_to_json"]
+__all__ = [
+    "HOLD",
+    "NoDecision",
+    "decision_options",
+    "describe_option",
+    "option_class",
+    "option_to_json",
+]
 
 #: The option of making no free action now (holding it), in option lists.
 HOLD = None
@@ -63,8 +69,13 @@ def option_class(d: Deal, a: Action | None) -> tuple[object, ...] | None:
         bit = 1 << c
         return (c >> 2, tuple(i for i, o in enumerate(ovs) if o.mask & bit))
 
-    return (a.player, a.kind, a.oversight, tuple(sorted(map(where, a.cards))),
-            tuple(sorted(map(where, a.table))))
+    return (
+        a.player,
+        a.kind,
+        a.oversight,
+        tuple(sorted(map(where, a.cards))),
+        tuple(sorted(map(where, a.table))),
+    )
 
 
 def describe_option(a: Action | None, symbols: bool = True, names: list[str] | None = None) -> str:

@@ -17,15 +17,27 @@ from tutor.engine.errors import LaughError
 from tutor.engine.race import ClaimRace
 from tutor.engine.rule_bots import Bot, RandomSource
 
-__all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "played_from_hand", "rollout",
-           "shuffle",
-           "unseen_mask"]
+__all__ = [
+    "Determinizer",
+    "FULL",
+    "determinize",
+    "known_holdings",
+    "played_from_hand",
+    "rollout",
+    "shuffle",
+    "unseen_mask",
+]
 
 FULL = (1 << 52) - 1
 #: Tries of the rejection sampling before the proven cards are placed first.
 TRIES = 2000
-_PROVING_PLAYS = ("capture", "play_on_capture", "declare_dead_pair", "declare_mournival",
-                  "lie_down")
+_PROVING_PLAYS = (
+    "capture",
+    "play_on_capture",
+    "declare_dead_pair",
+    "declare_mournival",
+    "lie_down",
+)
 
 
 def unseen_mask(d: Deal, seat: int) -> int:
@@ -100,8 +112,9 @@ class Determinizer:
         self.seat = seat
         self.undeclared = bool(undeclared) and d.declarations_are_free
         self.cards = cards_of(unseen_mask(d, seat))
-        self.opponents = [(q, d.hands[q].bit_count()) for q in range(d.n)
-                          if q != seat and d.hands[q]]
+        self.opponents = [
+            (q, d.hands[q].bit_count()) for q in range(d.n) if q != seat and d.hands[q]
+        ]
         if sum(k for _, k in self.opponents) != len(self.cards):
             raise LaughError("the opponents' hand sizes do not match the unseen cards")
         self.needs = [(q, 0xF << (4 * r)) for (q, r), k in sorted(known_holdings(d, seat).items())]
@@ -130,8 +143,10 @@ class Determinizer:
         if not self.undeclared:
             return True
         d = self.base
-        return not any(d.could_declare(masks[q]) or d.could_declare(masks[q] | p, 0)
-                       for (q, _), p in zip(self.opponents, self.past))
+        return not any(
+            d.could_declare(masks[q]) or d.could_declare(masks[q] | p, 0)
+            for (q, _), p in zip(self.opponents, self.past)
+        )
 
     def deal(self, rng: RandomSource) -> Deal:
         """A copy of the position with the opponents' hands dealt afresh by ``rng``."""
@@ -145,7 +160,7 @@ class Determinizer:
         i = 0
         for q, k in self.opponents:
             m = 0
-            for c in cards[i:i + k]:
+            for c in cards[i : i + k]:
                 m |= 1 << c
             out[q] = m
             i += k
@@ -165,7 +180,7 @@ class Determinizer:
             room[q] -= 1
         i = 0
         for q, _ in self.opponents:
-            for c in rest[i:i + room[q]]:
+            for c in rest[i : i + room[q]]:
                 out[q] |= 1 << c
             i += room[q]
         return out
@@ -178,9 +193,15 @@ def determinize(d: Deal, seat: int, rng: RandomSource) -> Deal:
     return Determinizer(d, seat).deal(rng)
 
 
-def rollout(d: Deal, bots: Sequence[Bot], rngs: Sequence[RandomSource], hold: int | None = None,
-            then: Action | None = None, seat: int | None = None,
-            observer: Callable[[Deal, Action], object] | None = None) -> None:
+def rollout(
+    d: Deal,
+    bots: Sequence[Bot],
+    rngs: Sequence[RandomSource],
+    hold: int | None = None,
+    then: Action | None = None,
+    seat: int | None = None,
+    observer: Callable[[Deal, Action], object] | None = None,
+) -> None:
     """Play ``d`` to settlement in place, seat ``q`` played by ``bots[q]`` with random source
     ``rngs[q]``.
 

@@ -3,7 +3,7 @@ bits per rank (a "nibble"), so rank counts are cheap (private to :mod:`tutor.eng
 
 from __future__ import annotations
 
-NIB = sum(1 << (4 * r) for r in range(13))      # bit 0 of every rank's nibble
+NIB = sum(1 << (4 * r) for r in range(13))  # bit 0 of every rank's nibble
 _N5 = NIB * 5
 _N3 = NIB * 3
 RANK_MASK = tuple(0xF << (4 * r) for r in range(13))
@@ -34,8 +34,10 @@ def _ranks(bits: int) -> list[int]:
 
 
 #: _NIB_CARDS[rank][nibble]: the cards of ``rank`` whose suit bits are set in ``nibble``.
-_NIB_CARDS = tuple(tuple(tuple(rank * 4 + s for s in range(4) if nib >> s & 1) for nib in range(16))
-                   for rank in range(13))
+_NIB_CARDS = tuple(
+    tuple(tuple(rank * 4 + s for s in range(4) if nib >> s & 1) for nib in range(16))
+    for rank in range(13)
+)
 
 
 def _rank_count(x: int, rank: int) -> int:

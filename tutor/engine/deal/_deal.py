@@ -80,8 +80,13 @@ from tutor.engine.values import OversightKind
 
 #: How many cards a claim of each oversight kind takes (RULES.md 4): all four of a mournival,
 #: a pair otherwise.
-CLAIM_TAKES = {"overlooked_table_mournival": 4, "split_prial": 2, "laid_down_dead_pair": 2,
-               "laid_down_prial": 2, "laid_down_mournival": 4}
+CLAIM_TAKES = {
+    "overlooked_table_mournival": 4,
+    "split_prial": 2,
+    "laid_down_dead_pair": 2,
+    "laid_down_prial": 2,
+    "laid_down_mournival": 4,
+}
 
 
 def claim_sizes(ruleset: Ruleset, kinds: Iterable[str] = ()) -> frozenset[int]:
@@ -131,8 +136,9 @@ class Oversight(NamedTuple):
             return False
         return all(self.mask >> c & 1 for c in action.cards)
 
-    def named_by(self, cards: Sequence[int] = (), rank: int | None = None,
-                 kinds: Collection[str | None] = ()) -> bool:
+    def named_by(
+        self, cards: Sequence[int] = (), rank: int | None = None, kinds: Collection[str | None] = ()
+    ) -> bool:
         """True when a claim naming ``cards`` (card ints: some or all of what it takes) or
         ``rank`` alone, and, when ``kinds`` is not empty, one of those oversight kinds, names
         this oversight, whether or not it is still open (a claim that comes too late names the
@@ -164,14 +170,19 @@ class LaidDown(NamedTuple):
 
 
 #: The declarations that could have taken each laid-down hand (RULES.md 3.6 detail 3).
-_TAKEN_BY = {"laid_down_dead_pair": frozenset({"dead_pair", "pair"}),
-             "laid_down_prial": frozenset({"prial", "pair"}),
-             "laid_down_mournival": frozenset({"mournival", "prial", "pair"})}
+_TAKEN_BY = {
+    "laid_down_dead_pair": frozenset({"dead_pair", "pair"}),
+    "laid_down_prial": frozenset({"prial", "pair"}),
+    "laid_down_mournival": frozenset({"mournival", "prial", "pair"}),
+}
 
 
 #: The oversight that cards of one rank laid down make, by how many are laid down (RULES.md 4).
-LAID_DOWN_KIND = {2: OversightKind.LAID_DOWN_DEAD_PAIR, 3: OversightKind.LAID_DOWN_PRIAL,
-                  4: OversightKind.LAID_DOWN_MOURNIVAL}
+LAID_DOWN_KIND = {
+    2: OversightKind.LAID_DOWN_DEAD_PAIR,
+    3: OversightKind.LAID_DOWN_PRIAL,
+    4: OversightKind.LAID_DOWN_MOURNIVAL,
+}
 
 
 def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
@@ -184,11 +195,12 @@ def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
     when no declaration is possible (RULES.md 3.4), so such a hand is never laid down.
     """
     out = []
-    for k in (o.value for o in OversightKind if o in ruleset.oversights):   # the parameter's order
+    for k in (o.value for o in OversightKind if o in ruleset.oversights):  # the parameter's order
         if k == "split_prial" and not {"one_for_one", "one_for_three"} <= ruleset.captures:
             continue
-        if k in _TAKEN_BY and (ruleset.hand_plays == "turn"
-                               or not _TAKEN_BY[k] & ruleset.declarations):
+        if k in _TAKEN_BY and (
+            ruleset.hand_plays == "turn" or not _TAKEN_BY[k] & ruleset.declarations
+        ):
             continue
         out.append(k)
     return tuple(out)
@@ -266,16 +278,46 @@ class DealResult:
     need only :meth:`returns`).  Results compare equal when every field is equal.
     """
 
-    __slots__ = ("last_in", "bonus_to", "leftovers_to", "net", "points", "set_aside_to",
-                 "last_capturer", "payments", "pot_to", "scoring", "_won_masks", "_left",
-                 "_discard", "_aside", "_rows", "_won", "_rules", "held_declarations")
+    __slots__ = (
+        "last_in",
+        "bonus_to",
+        "leftovers_to",
+        "net",
+        "points",
+        "set_aside_to",
+        "last_capturer",
+        "payments",
+        "pot_to",
+        "scoring",
+        "_won_masks",
+        "_left",
+        "_discard",
+        "_aside",
+        "_rows",
+        "_won",
+        "_rules",
+        "held_declarations",
+    )
 
-    def __init__(self, last_in: int | None, bonus_to: int | None, won_masks: tuple[int, ...],
-                 leftovers_to: int | None, left: int, discard: int, net: tuple[int, ...] | None,
-                 points: tuple[int, ...] | None, aside: int, set_aside_to: int | None,
-                 last_capturer: int | None, payments: tuple[tuple[int, int | None, int], ...],
-                 pot_to: tuple[int, ...], scoring: str, rules: tuple[tuple[int, ...], ...],
-                 held: tuple[HeldDeclaration, ...] = ()):
+    def __init__(
+        self,
+        last_in: int | None,
+        bonus_to: int | None,
+        won_masks: tuple[int, ...],
+        leftovers_to: int | None,
+        left: int,
+        discard: int,
+        net: tuple[int, ...] | None,
+        points: tuple[int, ...] | None,
+        aside: int,
+        set_aside_to: int | None,
+        last_capturer: int | None,
+        payments: tuple[tuple[int, int | None, int], ...],
+        pot_to: tuple[int, ...],
+        scoring: str,
+        rules: tuple[tuple[int, ...], ...],
+        held: tuple[HeldDeclaration, ...] = (),
+    ):
         self.last_in = last_in
         self.bonus_to = bonus_to
         self._won_masks = won_masks
@@ -290,7 +332,7 @@ class DealResult:
         self.payments = payments
         self.pot_to = pot_to
         self.scoring = scoring
-        self._rules = rules         # (won_in_play, ante, bonus, for_cards, paid, received, shares)
+        self._rules = rules  # (won_in_play, ante, bonus, for_cards, paid, received, shares)
         self._won: tuple[tuple[int, ...], ...] | None = None
         self._rows: tuple[SeatSettlement, ...] | None = None
         self.held_declarations: tuple[HeldDeclaration, ...] = held
@@ -325,26 +367,51 @@ class DealResult:
             left, aside = self._left.bit_count(), self._aside.bit_count()
             rows = []
             for q, w in enumerate(self._won_masks):
-                rows.append(SeatSettlement(
-                    q, won_play[q], left if q == self.leftovers_to else 0,
-                    aside if q == self.set_aside_to else 0, w.bit_count(), ante[q], bonus[q],
-                    for_cards[q], paid[q], received[q], shares[q],
-                    None if self.net is None else self.net[q],
-                    None if self.points is None else self.points[q]))
+                rows.append(
+                    SeatSettlement(
+                        q,
+                        won_play[q],
+                        left if q == self.leftovers_to else 0,
+                        aside if q == self.set_aside_to else 0,
+                        w.bit_count(),
+                        ante[q],
+                        bonus[q],
+                        for_cards[q],
+                        paid[q],
+                        received[q],
+                        shares[q],
+                        None if self.net is None else self.net[q],
+                        None if self.points is None else self.points[q],
+                    )
+                )
             self._rows = tuple(rows)
         return self._rows
 
     def returns(self) -> tuple[int, ...]:
         """Points per seat under pairs scoring, else net stakes per seat."""
         out = self.points if self.scoring == "pairs" else self.net
-        assert out is not None          # points under pairs scoring, net stakes otherwise
+        assert out is not None  # points under pairs scoring, net stakes otherwise
         return out
 
     def _key(self) -> tuple[object, ...]:
-        return (self.last_in, self.bonus_to, self._won_masks, self.leftovers_to, self._left,
-                self._discard, self.net, self.points, self._aside, self.set_aside_to,
-                self.last_capturer, self.payments, self.pot_to, self.scoring, self._rules,
-                self.held_declarations)
+        return (
+            self.last_in,
+            self.bonus_to,
+            self._won_masks,
+            self.leftovers_to,
+            self._left,
+            self._discard,
+            self.net,
+            self.points,
+            self._aside,
+            self.set_aside_to,
+            self.last_capturer,
+            self.payments,
+            self.pot_to,
+            self.scoring,
+            self._rules,
+            self.held_declarations,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DealResult) and self._key() == other._key()
@@ -353,8 +420,10 @@ class DealResult:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return (f"DealResult(last_in={self.last_in}, bonus_to={self.bonus_to}, net={self.net}, "
-                f"points={self.points})")
+        return (
+            f"DealResult(last_in={self.last_in}, bonus_to={self.bonus_to}, net={self.net}, "
+            f"points={self.points})"
+        )
 
 
 class CaptureOption(NamedTuple):
@@ -398,10 +467,24 @@ _FORMS = CAPTURE_FORMS
 #: The state a push saves so that pop restores it (lists are copied): the values of
 #: ``_UNDO_SLOTS``, the hands, the won piles, the oversights, the lengths of the history and the
 #: payments, and the table mournivals.
-_Snapshot = tuple[tuple[object, ...], list[int], list[int], list["Oversight"], int, int,
-                  tuple[int, ...]]
-_UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "phase",
-               "last_capturer", "in_play", "result", "turn_captures", "pot", "_held")
+_Snapshot = tuple[
+    tuple[object, ...], list[int], list[int], list["Oversight"], int, int, tuple[int, ...]
+]
+_UNDO_SLOTS = (
+    "table",
+    "wonall",
+    "aside",
+    "discard",
+    "to_move",
+    "started",
+    "phase",
+    "last_capturer",
+    "in_play",
+    "result",
+    "turn_captures",
+    "pot",
+    "_held",
+)
 
 
 _new_deal_object = object.__new__
@@ -410,8 +493,10 @@ _new_deal_object = object.__new__
 def _check_seats(ruleset: Ruleset, players: int, dealer: int) -> None:
     """Refuse a player count the ruleset does not cover, or a dealer who is not a seat."""
     if players not in ruleset.counts:
-        raise UsageError(f"ruleset {ruleset.id} does not cover {players} players "
-                         f"(it covers {', '.join(map(str, ruleset.player_counts))})")
+        raise UsageError(
+            f"ruleset {ruleset.id} does not cover {players} players "
+            f"(it covers {', '.join(map(str, ruleset.player_counts))})"
+        )
     if not isinstance(dealer, int) or not 0 <= dealer < players:
         raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
 
@@ -441,20 +526,57 @@ class Deal:
     change it, move generation, oversights and claims, checks, settlement, views, the parser.
     """
 
-    __slots__ = ("ruleset", "game", "rules", "n", "dealer", "pack", "hands", "table", "won",
-                 "wonall", "aside", "discard", "outside", "to_move", "started", "phase",
-                 "oversights", "history", "last_capturer", "in_play", "result",
-                 "table_mournivals", "turn_captures", "pot", "payments", "_undo", "_c11", "_c13",
-                 "_c22", "_c31", "_free", "_ov", "_any", "_decl", "_decl_default", "_pays",
-                 "_ov_prial", "_ov_dead", "_ov_mourn", "_held", "_split")
+    __slots__ = (
+        "ruleset",
+        "game",
+        "rules",
+        "n",
+        "dealer",
+        "pack",
+        "hands",
+        "table",
+        "won",
+        "wonall",
+        "aside",
+        "discard",
+        "outside",
+        "to_move",
+        "started",
+        "phase",
+        "oversights",
+        "history",
+        "last_capturer",
+        "in_play",
+        "result",
+        "table_mournivals",
+        "turn_captures",
+        "pot",
+        "payments",
+        "_undo",
+        "_c11",
+        "_c13",
+        "_c22",
+        "_c31",
+        "_free",
+        "_ov",
+        "_any",
+        "_decl",
+        "_decl_default",
+        "_pays",
+        "_ov_prial",
+        "_ov_dead",
+        "_ov_mourn",
+        "_held",
+        "_split",
+    )
 
     # -- the rules (fixed for the deal) --------------------------------------------------------
     ruleset: Ruleset
     game: Game
-    rules: PlayerCount              # the per-player-count parameters (hand, antes, bonus)
-    n: int                          # the player count
+    rules: PlayerCount  # the per-player-count parameters (hand, antes, bonus)
+    n: int  # the player count
     dealer: int
-    pack: tuple[int, ...] | None    # the 52 cards top first; None for a hand-made position
+    pack: tuple[int, ...] | None  # the 52 cards top first; None for a hand-made position
     # the ruleset's switches, read once from the game (see :class:`~tutor.engine.game.Game`)
     _c11: bool
     _c13: bool
@@ -475,26 +597,26 @@ class Deal:
     hands: list[int]
     table: int
     won: list[int]
-    wonall: int                     # every seat's won cards together
-    aside: int                      # a table mournival set aside for the last player in
+    wonall: int  # every seat's won cards together
+    aside: int  # a table mournival set aside for the last player in
     discard: int
-    outside: int                    # cards a teaching fragment leaves out of the deal
+    outside: int  # cards a teaching fragment leaves out of the deal
     table_mournivals: tuple[int, ...]
 
     # -- the play ------------------------------------------------------------------------------
-    to_move: int | None             # None once the deal is over
+    to_move: int | None  # None once the deal is over
     started: bool
-    phase: str                      # PLAY, PLAY_ON or OVER (tutor.engine.deal._notation)
+    phase: str  # PLAY, PLAY_ON or OVER (tutor.engine.deal._notation)
     oversights: list[Oversight]
     history: list[Action]
     last_capturer: int | None
-    in_play: int                    # seats still holding cards
+    in_play: int  # seats still holding cards
     turn_captures: int
     result: DealResult | None
-    pot: int                        # stakes
-    payments: list[tuple[int, int | None, int]]     # (payer, payee or None for the pot, stakes)
+    pot: int  # stakes
+    payments: list[tuple[int, int | None, int]]  # (payer, payee or None for the pot, stakes)
     _undo: list[_Snapshot]
-    _held: tuple[tuple[Action, int], ...]           # declarations held at the end, with masks
+    _held: tuple[tuple[Action, int], ...]  # declarations held at the end, with masks
 
     @property
     def _mover(self) -> int:
@@ -505,10 +627,9 @@ class Deal:
         return p
 
     # ==== The deal: dealing, the state, how actions change it (RULES.md 3.3-3.6) ==================
-    def __init__(self, ruleset: Ruleset, players: int, dealer: int,
-                 pack: Iterable[int] | None):
+    def __init__(self, ruleset: Ruleset, players: int, dealer: int, pack: Iterable[int] | None):
         _check_seats(ruleset, players, dealer)
-        cards = tuple(pack) if pack is not None else ()     # None: a hand-made deal's pack
+        cards = tuple(pack) if pack is not None else ()  # None: a hand-made deal's pack
         if len(cards) != 52 or set(cards) != _FULL_SET:
             raise UsageError("the pack must be the 52 distinct cards")
         self._setup(ruleset, players, dealer, cards)
@@ -524,8 +645,9 @@ class Deal:
         self.in_play = sum(1 for h in hands if h)
         self._find_table_mournivals()
 
-    def _setup(self, ruleset: Ruleset, players: int, dealer: int,
-               pack: tuple[int, ...] | None) -> None:
+    def _setup(
+        self, ruleset: Ruleset, players: int, dealer: int, pack: tuple[int, ...] | None
+    ) -> None:
         """The ruleset's switches and an empty state (the caller deals the cards)."""
         game = ruleset.game(players)
         self.ruleset = ruleset
@@ -574,11 +696,21 @@ class Deal:
         self.table_mournivals = tuple(RANK_MASK[r] for r in _ranks(four))
 
     @classmethod
-    def from_position(cls, ruleset: Ruleset, players: int, dealer: int, *,
-                      hands: Iterable[Iterable[int]], table: Iterable[int] = (),
-                      won: Iterable[Iterable[int]] | None = None, set_aside: Iterable[int] = (),
-                      to_move: int | None = None, started: bool = True,
-                      last_capturer: int | None = None, complete: bool = True) -> Deal:
+    def from_position(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int,
+        *,
+        hands: Iterable[Iterable[int]],
+        table: Iterable[int] = (),
+        won: Iterable[Iterable[int]] | None = None,
+        set_aside: Iterable[int] = (),
+        to_move: int | None = None,
+        started: bool = True,
+        last_capturer: int | None = None,
+        complete: bool = True,
+    ) -> Deal:
         """A position built by hand (for teaching positions, puzzles and analysis).
 
         ``hands`` and ``won`` give each seat's cards (lists of card ints, one per seat),
@@ -612,9 +744,14 @@ class Deal:
             d.table_mournivals = ()
         return d
 
-    def _place(self, hands: Iterable[Iterable[int]], table: Iterable[int],
-               won: Iterable[Iterable[int]] | None, set_aside: Iterable[int],
-               complete: bool) -> None:
+    def _place(
+        self,
+        hands: Iterable[Iterable[int]],
+        table: Iterable[int],
+        won: Iterable[Iterable[int]] | None,
+        set_aside: Iterable[int],
+        complete: bool,
+    ) -> None:
         """Put the cards of :meth:`from_position` in their places (each card once)."""
         players = self.n
         hands = [list(h) for h in hands]
@@ -644,8 +781,10 @@ class Deal:
             self.wonall |= w
         missing = FULL_MASK & ~placed
         if missing and complete:
-            raise UsageError(f"{len(cards_of(missing))} cards are not placed: "
-                             + " ".join(code(c) for c in cards_of(missing)))
+            raise UsageError(
+                f"{len(cards_of(missing))} cards are not placed: "
+                + " ".join(code(c) for c in cards_of(missing))
+            )
         self.outside = missing
 
     # -- basic queries ---------------------------------------------------------------------
@@ -748,9 +887,15 @@ class Deal:
         """Apply ``action`` (checked, as :meth:`apply`) so that :meth:`pop` can take it back.
 
         Raises :class:`~tutor.engine.errors.IllegalAction` with the reason."""
-        snap = (tuple(getattr(self, s) for s in _UNDO_SLOTS), list(self.hands), list(self.won),
-                list(self.oversights), len(self.history), len(self.payments),
-                self.table_mournivals)
+        snap = (
+            tuple(getattr(self, s) for s in _UNDO_SLOTS),
+            list(self.hands),
+            list(self.won),
+            list(self.oversights),
+            len(self.history),
+            len(self.payments),
+            self.table_mournivals,
+        )
         self.apply(action)
         self._undo.append(snap)
 
@@ -774,7 +919,9 @@ class Deal:
 
     def apply(self, action: Action) -> None:
         """Apply ``action`` after checking it; raises :class:`IllegalAction` with the reason."""
-        action = Action.make(action.player, action.kind, action.cards, action.table, action.oversight)
+        action = Action.make(
+            action.player, action.kind, action.cards, action.table, action.oversight
+        )
         self._check(action)
         self.apply_unchecked(action)
 
@@ -811,13 +958,19 @@ class Deal:
         if len(ts) == 1 and len(cs) == 1 and self._split:
             rank = ts[0] >> 2
             if _rank_count(before, rank) == 3:
-                self.oversights.append(Oversight(OversightKind.SPLIT_PRIAL, p, before & RANK_MASK[rank] & ~tm,
-                                                 CLAIM_TAKES["split_prial"],
-                                                 len(self.history) - 1))
+                self.oversights.append(
+                    Oversight(
+                        OversightKind.SPLIT_PRIAL,
+                        p,
+                        before & RANK_MASK[rank] & ~tm,
+                        CLAIM_TAKES["split_prial"],
+                        len(self.history) - 1,
+                    )
+                )
         if self.oversights:
             self._prune_oversights()
         if self._any and self.hands[p] and self.in_play > 1 and self.can_capture(p):
-            self.turn_captures += 1         # the same player may capture again
+            self.turn_captures += 1  # the same player may capture again
             return
         self._after_turn(p)
 
@@ -921,8 +1074,12 @@ class Deal:
         return out
 
     def _can_capture_rank(self, nh: int, nt: int) -> bool:
-        return bool((self._c11 and nh and nt) or (self._c13 and nh and nt == 3)
-                    or (self._c22 and nh == 2 and nt == 2) or (self._c31 and nh == 3 and nt == 1))
+        return bool(
+            (self._c11 and nh and nt)
+            or (self._c13 and nh and nt == 3)
+            or (self._c22 and nh == 2 and nt == 2)
+            or (self._c31 and nh == 3 and nt == 1)
+        )
 
     def can_capture(self, seat: int) -> bool:
         """True when ``seat`` holds a card that could capture under the ruleset's forms now."""
@@ -939,8 +1096,9 @@ class Deal:
 
     # -- declarations -----------------------------------------------------------------------
 
-    def _declarations(self, seat: int, h: int | None = None, wonall: int | None = None
-                      ) -> list[Action]:
+    def _declarations(
+        self, seat: int, h: int | None = None, wonall: int | None = None
+    ) -> list[Action]:
         """The declarations ``seat`` could make now (RULES.md 3.4, 3.6 ``declarations``), or
         those of hand mask ``h`` with ``wonall`` the won cards."""
         if h is None:
@@ -952,7 +1110,7 @@ class Deal:
         decl = self._decl
         hc = _counts(h)
         out: list[Action] = []
-        prial = ((hc & (hc >> 1)) | (hc >> 2)) & NIB       # count 3 or 4
+        prial = ((hc & (hc >> 1)) | (hc >> 2)) & NIB  # count 3 or 4
         if prial and ("prial" in decl or "mournival" in decl):
             four = (hc >> 2) & NIB
             for rank in _ranks(prial):
@@ -962,12 +1120,12 @@ class Deal:
                 if "prial" in decl:
                     for pair in combinations(cs, 2):
                         out.append(Action(seat, "declare_prial", pair))
-        pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB          # count exactly 2
+        pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB  # count exactly 2
         if pairs and "dead_pair" in decl:
             for rank in _ranks(pairs & _dead_bits(wonall)):
                 out.append(Action(seat, "declare_dead_pair", tuple(cards_of(h & RANK_MASK[rank]))))
         if "pair" in decl:
-            for rank in _ranks(((hc >> 1) | (hc >> 2)) & NIB):   # count 2, 3 or 4
+            for rank in _ranks(((hc >> 1) | (hc >> 2)) & NIB):  # count 2, 3 or 4
                 for pair in combinations(cards_of(h & RANK_MASK[rank]), 2):
                     out.append(Action(seat, "declare_pair", pair))
         return out
@@ -982,16 +1140,16 @@ class Deal:
         """True when a hand of the cards in mask ``h`` could declare something (as
         :meth:`has_declaration`, for any cards), a pair being dead when its other two cards are
         among the won cards ``wonall`` (default: this position's; 0: no pair is dead)."""
-        return bool(h) and self._has_decl(h, _dead_bits(self.wonall if wonall is None
-                                                        else wonall))
+        return bool(h) and self._has_decl(h, _dead_bits(self.wonall if wonall is None else wonall))
 
     def _has_decl(self, h: int, dead: int) -> bool:
         """Could hand mask ``h`` declare something, with ``dead`` the dead-pair rank bits?"""
         a = (h & _N5) + ((h >> 1) & _N5)
         hc = (a & _N3) + ((a >> 2) & _N3)
-        if self._decl_default:      # prial, mournival, dead pair: the shipped sources
-            return bool(((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead))
-                        & NIB)
+        if self._decl_default:  # prial, mournival, dead pair: the shipped sources
+            return bool(
+                ((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead)) & NIB
+            )
         decl = self._decl
         if "pair" in decl and ((hc >> 1) | (hc >> 2)) & NIB:
             return True
@@ -1069,7 +1227,7 @@ class Deal:
         if self.phase == OVER:
             return []
         p = self.to_move
-        assert p is not None                # before the end, someone is to move
+        assert p is not None  # before the end, someone is to move
         if self.phase == PLAY_ON:
             return self._captures(p, "play_on_capture")
         acts = self._captures(p, "capture")
@@ -1141,8 +1299,15 @@ class Deal:
 
     # -- which oversight a claim takes ------------------------------------------------------
 
-    def claim_target(self, seat: int, cards: Collection[int] = (), *, rank: int | None = None,
-                     kind: str | Iterable[str] | None = None, blind: bool = False) -> Oversight:
+    def claim_target(
+        self,
+        seat: int,
+        cards: Collection[int] = (),
+        *,
+        rank: int | None = None,
+        kind: str | Iterable[str] | None = None,
+        blind: bool = False,
+    ) -> Oversight:
         """The open oversight that a claim by ``seat`` takes (RULES.md 4), or why none.
 
         ``cards`` are the cards claimed (card ints: all the claim takes, or some of them), or
@@ -1179,12 +1344,15 @@ class Deal:
             t = self.table
             for o in self.oversights:
                 on = t & o.mask
-                if ((kinds is not None and o.kind not in kinds) or on.bit_count() < o.take
-                        or (rank is not None and o.rank != rank)
-                        or (named and (named & on != named or count > o.take))):
+                if (
+                    (kinds is not None and o.kind not in kinds)
+                    or on.bit_count() < o.take
+                    or (rank is not None and o.rank != rank)
+                    or (named and (named & on != named or count > o.take))
+                ):
                     continue
                 if blind and named and count < o.take:
-                    continue            # part of a claim is no claim, whatever is open
+                    continue  # part of a claim is no claim, whatever is open
                 if o.offender == seat:
                     own = True
                 elif named and count < o.take:
@@ -1197,15 +1365,27 @@ class Deal:
             if blind:
                 return min(fits, key=lambda o: (o.take, o.rank, o.kind))
             cands = self._claims_on(seat, fits, named)
-            raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
-                                         choices=cands, sep=": name the cards: "),
-                                  candidates=cands)
+            raise AmbiguousAction(
+                Reason(
+                    "that fits several moves",
+                    code="ambiguous",
+                    choices=cands,
+                    sep=": name the cards: ",
+                ),
+                candidates=cands,
+            )
         if wider:
             cands = self._claims_on(seat, wider, named)
-            raise IncompleteAction(Reason("which cards?", code="which_cards", choices=cands,
-                                          sep=f" a claim of {wider[0].kind.replace('_', ' ')} "
-                                              f"names all {wider[0].take}: "),
-                                   candidates=cands)
+            raise IncompleteAction(
+                Reason(
+                    "which cards?",
+                    code="which_cards",
+                    choices=cands,
+                    sep=f" a claim of {wider[0].kind.replace('_', ' ')} "
+                    f"names all {wider[0].take}: ",
+                ),
+                candidates=cands,
+            )
         raise IllegalAction(self._no_claim(seat, cards, rank, kinds, own))
 
     def _claims_on(self, seat: int, oversights: list[Oversight], named: int) -> list[Action]:
@@ -1219,13 +1399,17 @@ class Deal:
                     out[Action(seat, "claim", combo, (), o.kind)] = None
         return list(out)
 
-    def _no_claim(self, seat: int, cards: Collection[int], rank: int | None, kinds: set[str] | None,
-                  own: bool) -> Reason:
+    def _no_claim(
+        self, seat: int, cards: Collection[int], rank: int | None, kinds: set[str] | None, own: bool
+    ) -> Reason:
         """Why a claim by ``seat`` of ``cards`` (or ``rank``, or nothing named; of one of
         ``kinds`` when given) takes nothing."""
         if not self._ov:
-            return Reason("this ruleset lists no oversights: there is never anything to claim",
-                          code="no_oversights", rule="oversights")
+            return Reason(
+                "this ruleset lists no oversights: there is never anything to claim",
+                code="no_oversights",
+                rule="oversights",
+            )
         if self.phase != PLAY:
             return Reason("play has ended: there is nothing to claim")
         # A claim that names something is answered about what it names, never about what else
@@ -1234,14 +1418,20 @@ class Deal:
             return Reason("there is nothing to claim")
         if own:
             if cards or rank is not None:
-                return Reason("{p} made that mistake and may not claim it", code="own_mistake",
-                              p=Seat(seat))
-            return Reason("the only open oversight is your own mistake, and you may not claim "
-                          "it", code="own_mistake")
+                return Reason(
+                    "{p} made that mistake and may not claim it", code="own_mistake", p=Seat(seat)
+                )
+            return Reason(
+                "the only open oversight is your own mistake, and you may not claim it",
+                code="own_mistake",
+            )
         what = " or ".join(sorted(k.replace("_", " ") for k in kinds)) + " " if kinds else ""
         if cards:
-            return Reason("no open " + what + "oversight covers {cards}", code="nothing_open",
-                          cards=Cards(cards))
+            return Reason(
+                "no open " + what + "oversight covers {cards}",
+                code="nothing_open",
+                cards=Cards(cards),
+            )
         if rank is not None:
             return Reason(f"no open {what}oversight of {RANK_PLURALS[rank]}")
         if kinds:
@@ -1254,7 +1444,7 @@ class Deal:
         if len(cards) == target.take:
             return Action.make(seat, "claim", cards, (), target.kind)
         on = cards_of(self.table & target.mask)
-        return Action(seat, "claim", tuple(on[:target.take]), (), target.kind)
+        return Action(seat, "claim", tuple(on[: target.take]), (), target.kind)
 
     # -- which oversights a move makes ------------------------------------------------------
 
@@ -1262,12 +1452,18 @@ class Deal:
         """True when ``action`` would make the ``split_prial`` oversight under this ruleset: a
         one-for-one capture from a table prial where one-for-three is allowed and the ruleset
         lets others claim the split (RULES.md 4)."""
-        return (action.kind == "capture" and len(action.cards) == 1 and len(action.table) == 1
-                and self._c13 and "split_prial" in self._ov
-                and _rank_count(self.table, action.table[0] >> 2) == 3)
+        return (
+            action.kind == "capture"
+            and len(action.cards) == 1
+            and len(action.table) == 1
+            and self._c13
+            and "split_prial" in self._ov
+            and _rank_count(self.table, action.table[0] >> 2) == 3
+        )
 
-    def lie_down_oversights(self, seat: int, *,
-                            counted_otherwise: bool = False) -> tuple[LaidDown, ...]:
+    def lie_down_oversights(
+        self, seat: int, *, counted_otherwise: bool = False
+    ) -> tuple[LaidDown, ...]:
         """What lying down now would make of each rank ``seat`` holds two or more of, rank by
         rank (:class:`LaidDown`): the oversight kind, and whether it opens a claim or why not
         (RULES.md 4; 3.6 detail 3: only where some declaration of the ruleset could have taken
@@ -1326,16 +1522,37 @@ class Deal:
             pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
             if pairs:
                 for rank in _ranks(pairs & _dead_bits(self.wonall)):
-                    add(Oversight(OversightKind.LAID_DOWN_DEAD_PAIR, p, h & RANK_MASK[rank],
-                                      CLAIM_TAKES["laid_down_dead_pair"], idx))
+                    add(
+                        Oversight(
+                            OversightKind.LAID_DOWN_DEAD_PAIR,
+                            p,
+                            h & RANK_MASK[rank],
+                            CLAIM_TAKES["laid_down_dead_pair"],
+                            idx,
+                        )
+                    )
         if self._ov_prial:
             for rank in _ranks(hc & (hc >> 1) & ~(hc >> 2) & NIB):
-                add(Oversight(OversightKind.LAID_DOWN_PRIAL, p, h & RANK_MASK[rank],
-                                  CLAIM_TAKES["laid_down_prial"], idx))
+                add(
+                    Oversight(
+                        OversightKind.LAID_DOWN_PRIAL,
+                        p,
+                        h & RANK_MASK[rank],
+                        CLAIM_TAKES["laid_down_prial"],
+                        idx,
+                    )
+                )
         if self._ov_mourn:
             for rank in _ranks((hc >> 2) & NIB):
-                add(Oversight(OversightKind.LAID_DOWN_MOURNIVAL, p, h & RANK_MASK[rank],
-                                  CLAIM_TAKES["laid_down_mournival"], idx))
+                add(
+                    Oversight(
+                        OversightKind.LAID_DOWN_MOURNIVAL,
+                        p,
+                        h & RANK_MASK[rank],
+                        CLAIM_TAKES["laid_down_mournival"],
+                        idx,
+                    )
+                )
 
     def _start(self) -> None:
         """Play begins: a table mournival the dealer left is now an oversight (RULES.md 3.3)."""
@@ -1344,9 +1561,15 @@ class Deal:
             idx = len(self.history) - 1
             for m in self.table_mournivals:
                 if self.table & m == m:
-                    self.oversights.append(Oversight(
-                        OversightKind.OVERLOOKED_TABLE_MOURNIVAL, self.dealer, m,
-                        CLAIM_TAKES["overlooked_table_mournival"], idx))
+                    self.oversights.append(
+                        Oversight(
+                            OversightKind.OVERLOOKED_TABLE_MOURNIVAL,
+                            self.dealer,
+                            m,
+                            CLAIM_TAKES["overlooked_table_mournival"],
+                            idx,
+                        )
+                    )
 
     def _check_claim(self, a: Action) -> None:
         try:
@@ -1354,8 +1577,10 @@ class Deal:
         except AmbiguousAction:
             target = None
         if target is None or len(a.cards) != target.take:
-            raise IllegalAction(f"no open {str(a.oversight).replace('_', ' ')} oversight covers "
-                                f"{pretty_cards(a.cards)}")
+            raise IllegalAction(
+                f"no open {str(a.oversight).replace('_', ' ')} oversight covers "
+                f"{pretty_cards(a.cards)}"
+            )
 
     # ==== Checks: is an action legal now, why not (RULES.md 3.3-3.6); invariants (RULES.md 7) =====
     def why_illegal(self, action: Action) -> Reason | None:
@@ -1376,17 +1601,26 @@ class Deal:
             raise IllegalAction("the deal is over")
         kind = a.kind
         if kind not in ACTION_KINDS:
-            raise IllegalAction(f"unknown action {kind!r}; expected one of {', '.join(ACTION_KINDS)}")
+            raise IllegalAction(
+                f"unknown action {kind!r}; expected one of {', '.join(ACTION_KINDS)}"
+            )
         if len(set(a.cards) | set(a.table)) != len(a.cards) + len(a.table):
             raise IllegalAction("a card is named twice")
         if self.phase == PLAY_ON:
             if kind != "play_on_capture":
-                raise IllegalAction(Reason(
-                    "play has ended; only {last} (last in) may still capture, alone "
-                    "(play_on_capture)", code="play_has_ended", last=Seat(self._mover)))
+                raise IllegalAction(
+                    Reason(
+                        "play has ended; only {last} (last in) may still capture, alone "
+                        "(play_on_capture)",
+                        code="play_has_ended",
+                        last=Seat(self._mover),
+                    )
+                )
         elif kind == "play_on_capture":
-            raise IllegalAction("play_on_capture is only for the last-in player after play ends "
-                                "under a ruleset where the last player plays on")
+            raise IllegalAction(
+                "play_on_capture is only for the last-in player after play ends "
+                "under a ruleset where the last player plays on"
+            )
         if kind in CAPTURE_KINDS:
             self._check_turn(a)
             self._check_capture(a, self.hands[a.player])
@@ -1401,78 +1635,133 @@ class Deal:
 
     def _check_end_turn(self, a: Action) -> None:
         if not self._any:
-            raise IllegalAction(Reason("a turn is one capture under this ruleset: there is no "
-                                       "end_turn", code="one_capture_a_turn",
-                                       rule="captures_per_turn"))
+            raise IllegalAction(
+                Reason(
+                    "a turn is one capture under this ruleset: there is no end_turn",
+                    code="one_capture_a_turn",
+                    rule="captures_per_turn",
+                )
+            )
         self._check_turn(a)
         if not self.turn_captures:
-            raise IllegalAction(Reason("a turn ends with end_turn only after at least one "
-                                       "capture", code="no_capture_yet"))
+            raise IllegalAction(
+                Reason(
+                    "a turn ends with end_turn only after at least one capture",
+                    code="no_capture_yet",
+                )
+            )
 
     def _check_lie_down(self, a: Action) -> None:
         p = a.player
         self._check_turn(a)
         if self.turn_captures:
-            raise IllegalAction(Reason("{p:@ has|you have} captured this turn: end the turn "
-                                       "(end_turn) instead of lying down",
-                                       code="captured_this_turn", p=Seat(p)))
+            raise IllegalAction(
+                Reason(
+                    "{p:@ has|you have} captured this turn: end the turn "
+                    "(end_turn) instead of lying down",
+                    code="captured_this_turn",
+                    p=Seat(p),
+                )
+            )
         caps = self._captures(p, "capture")
         if caps:
             c = caps[0]
-            raise IllegalAction(Reason("{p} can capture ({table} with {cards}), so {p:|you }may "
-                                       "not lie down", code="must_capture", p=Seat(p),
-                                       table=Cards(c.table), cards=Cards(c.cards)))
+            raise IllegalAction(
+                Reason(
+                    "{p} can capture ({table} with {cards}), so {p:|you }may not lie down",
+                    code="must_capture",
+                    p=Seat(p),
+                    table=Cards(c.table),
+                    cards=Cards(c.cards),
+                )
+            )
         if not self._free and self._declarations(p):
-            raise IllegalAction(Reason("{p} can still declare from hand, so {p:|you }may not lie "
-                                       "down", code="must_declare", rule="hand_plays",
-                                       p=Seat(p)))
+            raise IllegalAction(
+                Reason(
+                    "{p} can still declare from hand, so {p:|you }may not lie down",
+                    code="must_declare",
+                    rule="hand_plays",
+                    p=Seat(p),
+                )
+            )
         hmask = self.hands[p]
         if mask_of(a.cards) != hmask:
-            raise IllegalAction(Reason("lying down puts the whole hand on the table: {cards}",
-                                       code="whole_hand", cards=Cards(cards_of(hmask))))
+            raise IllegalAction(
+                Reason(
+                    "lying down puts the whole hand on the table: {cards}",
+                    code="whole_hand",
+                    cards=Cards(cards_of(hmask)),
+                )
+            )
 
     def _check_take(self, a: Action) -> None:
         if a.player != self.dealer:
-            raise IllegalAction(Reason("only the dealer ({dealer}) takes a table mournival",
-                                       code="only_the_dealer", dealer=Seat(self.dealer)))
+            raise IllegalAction(
+                Reason(
+                    "only the dealer ({dealer}) takes a table mournival",
+                    code="only_the_dealer",
+                    dealer=Seat(self.dealer),
+                )
+            )
         if self.started:
-            raise IllegalAction("play has started; a table mournival left on the table is now "
-                                "an oversight for the others to claim")
+            raise IllegalAction(
+                "play has started; a table mournival left on the table is now "
+                "an oversight for the others to claim"
+            )
         m = mask_of(a.cards)
         if m not in self.table_mournivals or self.table & m != m:
-            raise IllegalAction(Reason("{cards} is not a mournival on the table",
-                                       code="no_table_mournival", cards=Cards(a.cards)))
+            raise IllegalAction(
+                Reason(
+                    "{cards} is not a mournival on the table",
+                    code="no_table_mournival",
+                    cards=Cards(a.cards),
+                )
+            )
 
     def _check_declaration(self, a: Action) -> None:
         p, kind, cards = a.player, a.kind, a.cards
-        name = kind[len("declare_"):]
+        name = kind[len("declare_") :]
         if name not in self._decl:
             words = spec("declarations").words
             have = [words[d] for d in DECLARATION_KINDS if d in self._decl]
-            raise IllegalAction(Reason(f"this ruleset has no {name.replace('_', ' ')} "
-                                       f"declaration (it has {', '.join(have) or 'none'})",
-                                       code="no_such_declaration", rule="declarations"))
+            raise IllegalAction(
+                Reason(
+                    f"this ruleset has no {name.replace('_', ' ')} "
+                    f"declaration (it has {', '.join(have) or 'none'})",
+                    code="no_such_declaration",
+                    rule="declarations",
+                )
+            )
         if not self._free and p != self.to_move:
-            raise IllegalAction(Reason("under this ruleset a declaration is a turn, and it is "
-                                       "{mover:@'s|your} turn, not {p:@'s|yours}",
-                                       code="declaration_is_a_turn", rule="hand_plays",
-                                       mover=Seat(self._mover), p=Seat(p)))
+            raise IllegalAction(
+                Reason(
+                    "under this ruleset a declaration is a turn, and it is "
+                    "{mover:@'s|your} turn, not {p:@'s|yours}",
+                    code="declaration_is_a_turn",
+                    rule="hand_plays",
+                    mover=Seat(self._mover),
+                    p=Seat(p),
+                )
+            )
         if not self._free and self.turn_captures:
-            raise IllegalAction(Reason("under this ruleset a declaration is a whole turn, and "
-                                       "{p:@ has|you have} captured this turn",
-                                       code="declaration_after_capture", rule="hand_plays",
-                                       p=Seat(p)))
+            raise IllegalAction(
+                Reason(
+                    "under this ruleset a declaration is a whole turn, and "
+                    "{p:@ has|you have} captured this turn",
+                    code="declaration_after_capture",
+                    rule="hand_plays",
+                    p=Seat(p),
+                )
+            )
         hmask = self.hands[p]
         if not hmask:
-            raise IllegalAction(Reason("{p:@ holds|you hold} no cards", code="no_cards",
-                                       p=Seat(p)))
+            raise IllegalAction(Reason("{p:@ holds|you hold} no cards", code="no_cards", p=Seat(p)))
         m = mask_of(cards)
         if m & hmask != m:
             raise IllegalAction(not_in_hand(cards_of(m & ~hmask), p))
         ranks = {c >> 2 for c in cards}
         if len(ranks) != 1:
-            raise IllegalAction(Reason("a declaration is of cards of one rank",
-                                       code="other_rank"))
+            raise IllegalAction(Reason("a declaration is of cards of one rank", code="other_rank"))
         rank = ranks.pop()
         self._check_declared_cards(kind, len(cards), rank, _rank_count(hmask, rank))
 
@@ -1480,60 +1769,103 @@ class Deal:
         """A declaration of ``count`` cards of ``rank``, ``held`` of them in hand."""
         if kind == "declare_prial":
             if count != 2 or held < 3:
-                raise IllegalAction(Reason(f"declaring a prial lays down two cards of a rank "
-                                           f"of which the hand holds three or four (holds "
-                                           f"{held})", code="declared_cards"))
+                raise IllegalAction(
+                    Reason(
+                        f"declaring a prial lays down two cards of a rank "
+                        f"of which the hand holds three or four (holds "
+                        f"{held})",
+                        code="declared_cards",
+                    )
+                )
         elif kind == "declare_mournival":
             if count != 4:
-                raise IllegalAction(Reason("a mournival is all four cards of a rank",
-                                           code="declared_cards"))
+                raise IllegalAction(
+                    Reason("a mournival is all four cards of a rank", code="declared_cards")
+                )
         elif kind == "declare_pair":
             if count != 2:
-                raise IllegalAction(Reason("declaring a pair lays down two cards of one rank",
-                                           code="declared_cards"))
+                raise IllegalAction(
+                    Reason(
+                        "declaring a pair lays down two cards of one rank", code="declared_cards"
+                    )
+                )
         else:
             if count != 2 or held != 2:
-                raise IllegalAction(Reason("a dead pair is exactly two cards of a rank held in "
-                                           "hand", code="declared_cards"))
+                raise IllegalAction(
+                    Reason(
+                        "a dead pair is exactly two cards of a rank held in hand",
+                        code="declared_cards",
+                    )
+                )
             if _rank_count(self.wonall, rank) != 2:
-                raise IllegalAction(Reason(f"the pair of {RANK_PLURALS[rank]} is not dead: the "
-                                           "other two are not both among the won cards",
-                                           code="live_pair"))
+                raise IllegalAction(
+                    Reason(
+                        f"the pair of {RANK_PLURALS[rank]} is not dead: the "
+                        "other two are not both among the won cards",
+                        code="live_pair",
+                    )
+                )
 
     def _check_capture(self, a: Action, hmask: int) -> None:
         p = a.player
         cards, table = a.cards, a.table
         if not cards or not table:
-            raise IllegalAction(Reason("a capture plays cards from hand and takes cards from "
-                                       "the table", code="empty_capture"))
+            raise IllegalAction(
+                Reason(
+                    "a capture plays cards from hand and takes cards from the table",
+                    code="empty_capture",
+                )
+            )
         hm, tm = mask_of(cards), mask_of(table)
         if hm & hmask != hm:
             raise IllegalAction(not_in_hand(cards_of(hm & ~hmask), p))
         if tm & self.table != tm:
-            raise IllegalAction(Reason("{cards} not on the table", code="not_on_table",
-                                       cards=Cards(cards_of(tm & ~self.table))))
+            raise IllegalAction(
+                Reason(
+                    "{cards} not on the table",
+                    code="not_on_table",
+                    cards=Cards(cards_of(tm & ~self.table)),
+                )
+            )
         ranks = {c >> 2 for c in cards + table}
         if len(ranks) != 1:
-            raise IllegalAction(Reason("a capture takes cards of the same rank as the cards "
-                                       "played", code="other_rank"))
+            raise IllegalAction(
+                Reason(
+                    "a capture takes cards of the same rank as the cards played", code="other_rank"
+                )
+            )
         rank = ranks.pop()
         nh, nt = len(cards), len(table)
         form = CAPTURE_FORM.get((nh, nt))
         if form is None:
             if (nh, nt) == (1, 2):
-                raise IllegalAction(Reason("one card cannot take two: every win is two or four "
-                                           "cards", code="one_takes_two"))
-            raise IllegalAction(Reason(f"{nh} from hand for {nt} from the table is not a "
-                                       "capture form", code="no_such_form"))
+                raise IllegalAction(
+                    Reason(
+                        "one card cannot take two: every win is two or four cards",
+                        code="one_takes_two",
+                    )
+                )
+            raise IllegalAction(
+                Reason(
+                    f"{nh} from hand for {nt} from the table is not a capture form",
+                    code="no_such_form",
+                )
+            )
         if form not in self.ruleset.captures:
             words = spec("captures").words
             allowed = ", ".join(words[f] for f in _FORMS if f in self.ruleset.captures)
-            raise IllegalAction(Reason(f"not allowed here: this ruleset's captures are {allowed} "
-                                       f"({words[form]} is not one of them)",
-                                       code="capture_not_allowed", rule="captures"))
+            raise IllegalAction(
+                Reason(
+                    f"not allowed here: this ruleset's captures are {allowed} "
+                    f"({words[form]} is not one of them)",
+                    code="capture_not_allowed",
+                    rule="captures",
+                )
+            )
         if form == "one_for_three" and _rank_count(self.table, rank) != 3:
-            raise IllegalAction(Reason("one for three takes all three of a rank on the table",
-                                       code="all_three"))
+            raise IllegalAction(
+                Reason("one for three takes all three of a rank on the table", code="all_three")
+            )
 
     # -- invariants -----------------------------------------------------------------------
 
@@ -1546,14 +1878,20 @@ class Deal:
             self._check_settled()
 
     def _check_placement(self) -> None:
-        masks = list(self.hands) + [self.table, self.aside, self.discard, self.outside] + list(self.won)
+        masks = (
+            list(self.hands) + [self.table, self.aside, self.discard, self.outside] + list(self.won)
+        )
         total = 0
         for m in masks:
             if total & m:
-                raise AssertionError(f"card in two places: {[code(c) for c in cards_of(total & m)]}")
+                raise AssertionError(
+                    f"card in two places: {[code(c) for c in cards_of(total & m)]}"
+                )
             total |= m
         if total != FULL_MASK:
-            raise AssertionError(f"cards missing: {[code(c) for c in cards_of(FULL_MASK & ~total)]}")
+            raise AssertionError(
+                f"cards missing: {[code(c) for c in cards_of(FULL_MASK & ~total)]}"
+            )
         if self.discard and self.phase != OVER:
             raise AssertionError("cards discarded before the end of the deal")
 
@@ -1593,7 +1931,7 @@ class Deal:
                 raise AssertionError(f"the pot ends at {pot}, not 0")
         else:
             bonus = (pc.last_in_bonus or 0) if res.bonus_to is not None else 0
-            assert res.points is not None       # points under pairs scoring
+            assert res.points is not None  # points under pairs scoring
             if sum(res.points) != sum(len(w) for w in res.won) // 2 + bonus:
                 raise AssertionError("points do not sum to won cards / 2")
         if res.net is not None and sum(res.net) != 0:
@@ -1606,7 +1944,7 @@ class Deal:
         """RULES.md 3.6: N stakes to each player still holding cards, in turn order from the
         payer's left, or N into the pot."""
         pays = self._pays
-        assert pays is not None             # called only where lying down pays
+        assert pays is not None  # called only where lying down pays
         stakes, to = pays.stakes, pays.to
         if to == "pot":
             self.pot += stakes
@@ -1638,17 +1976,19 @@ class Deal:
         (one a rank, the most specific), each with the mask of that rank in its hand."""
         h = self.hands[last]
         x = (h & _N5) + ((h >> 1) & _N5)
-        hc = (x & _N3) + ((x >> 2) & _N3)           # each rank's count (_counts, inline)
+        hc = (x & _N3) + ((x >> 2) & _N3)  # each rank's count (_counts, inline)
         if not ((hc >> 1) | (hc >> 2)) & NIB:
-            return ()                               # no two cards of one rank: nothing to declare
+            return ()  # no two cards of one rank: nothing to declare
         won = self.wonall
         if self.history and self.history[-1].player != last:
             for c in self.history[-1].cards + self.history[-1].table:
-                won &= ~(1 << c)             # won by the action that ended play
+                won &= ~(1 << c)  # won by the action that ended play
         if not self._has_decl(h, _dead_bits(won)):
             return ()
-        return tuple((a, h & RANK_MASK[a.cards[0] >> 2])
-                     for a in one_declaration_per_rank(self._declarations(last, h, won)))
+        return tuple(
+            (a, h & RANK_MASK[a.cards[0] >> 2])
+            for a in one_declaration_per_rank(self._declarations(last, h, won))
+        )
 
     def _finish(self) -> None:
         """Settle the deal (RULES.md 3.5, 3.6): leftovers and any set-aside mournival move, the
@@ -1663,21 +2003,48 @@ class Deal:
         bonus_to = self._bonus_winner(last)
         zero = (0,) * self.n
         paid, received = self._payment_totals() if self.payments else (zero, zero)
-        pot_to, shares = (self._pot_shares(last, won_counts) if self.ruleset.scoring == "pot"
-                          else ((), zero))
+        pot_to, shares = (
+            self._pot_shares(last, won_counts) if self.ruleset.scoring == "pot" else ((), zero)
+        )
         bonus = [0] * self.n
         if bonus_to is not None:
             bonus[bonus_to] = self.rules.last_in_bonus or 0
         ante, for_cards, net, points = self._scores(won_counts, bonus, paid, received, shares)
-        held: tuple[HeldDeclaration, ...] = tuple(
-            HeldDeclaration(a, max(0, len(a.cards) - (m & self.won[a.player]).bit_count()))
-            for a, m in self._held) if self._held else ()
+        held: tuple[HeldDeclaration, ...] = (
+            tuple(
+                HeldDeclaration(a, max(0, len(a.cards) - (m & self.won[a.player]).bit_count()))
+                for a, m in self._held
+            )
+            if self._held
+            else ()
+        )
         self.pot = 0
         self.result = DealResult(
-            last, bonus_to, tuple(self.won), to, left, self.discard, net, points, aside,
-            aside_to, self.last_capturer, tuple(self.payments), pot_to, self.ruleset.scoring,
-            (won_play, tuple(ante), tuple(bonus), tuple(for_cards), tuple(paid), tuple(received),
-             tuple(shares)), held)
+            last,
+            bonus_to,
+            tuple(self.won),
+            to,
+            left,
+            self.discard,
+            net,
+            points,
+            aside,
+            aside_to,
+            self.last_capturer,
+            tuple(self.payments),
+            pot_to,
+            self.ruleset.scoring,
+            (
+                won_play,
+                tuple(ante),
+                tuple(bonus),
+                tuple(for_cards),
+                tuple(paid),
+                tuple(received),
+                tuple(shares),
+            ),
+            held,
+        )
         self.phase = OVER
         self.to_move = None
 
@@ -1734,13 +2101,14 @@ class Deal:
                 received[payee] += stakes
         return paid, received
 
-    def _pot_shares(self, last: int | None,
-                    won_counts: list[int]) -> tuple[tuple[int, ...], list[int]]:
+    def _pot_shares(
+        self, last: int | None, won_counts: list[int]
+    ) -> tuple[tuple[int, ...], list[int]]:
         """Under ``pot`` scoring, who shares the pot and each seat's share (RULES.md 3.6: a tie
         splits it, the odd stakes one each to the earliest tied seats from eldest)."""
         n = self.n
         if self.ruleset.pot_to == "last_in":
-            assert last is not None         # play ends with one seat in (RULES.md 3.4)
+            assert last is not None  # play ends with one seat in (RULES.md 3.4)
             pot_to: tuple[int, ...] = (last,)
         else:
             best = max(won_counts)
@@ -1751,10 +2119,14 @@ class Deal:
             shares[q] = each + (1 if k < odd else 0)
         return pot_to, shares
 
-    def _scores(self, won_counts: list[int], bonus: list[int], paid: Sequence[int],
-                received: Sequence[int], shares: Sequence[int]
-                ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
-                           tuple[int, ...] | None]:
+    def _scores(
+        self,
+        won_counts: list[int],
+        bonus: list[int],
+        paid: Sequence[int],
+        received: Sequence[int],
+        shares: Sequence[int],
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None, tuple[int, ...] | None]:
         """(ante, for_cards, net, points) per seat under the ruleset's scoring (RULES.md 3.5,
         3.6)."""
         n = self.n
@@ -1762,16 +2134,15 @@ class Deal:
         scoring = self.ruleset.scoring
         if scoring == "pairs":
             points = tuple(won_counts[q] // 2 + bonus[q] for q in range(n))
-            net = (tuple(received[q] - paid[q] for q in range(n))
-                   if self._pays is not None else None)
+            net = tuple(received[q] - paid[q] for q in range(n)) if self._pays is not None else None
             return zero, zero, net, points
         pc = self.rules
         ante = tuple(pc.ante(q, self.dealer) for q in range(n))
-        breakeven = pc.breakeven or 0       # None only under pairs and pot scoring
-        for_cards = (tuple((c - breakeven) // 2 for c in won_counts) if scoring == "stakes"
-                     else zero)
-        net = tuple(-ante[q] - paid[q] + received[q] + bonus[q] + for_cards[q] + shares[q]
-                    for q in range(n))
+        breakeven = pc.breakeven or 0  # None only under pairs and pot scoring
+        for_cards = tuple((c - breakeven) // 2 for c in won_counts) if scoring == "stakes" else zero
+        net = tuple(
+            -ante[q] - paid[q] + received[q] + bonus[q] + for_cards[q] + shares[q] for q in range(n)
+        )
         return ante, for_cards, net, None
 
     # ==== Views, counting and risk (RULES.md 8) ===================================================
@@ -1789,7 +2160,7 @@ class Deal:
             return [], []
         movers: list[int] = []
         q = self.to_move
-        assert q is not None                # in play, someone is to move
+        assert q is not None  # in play, someone is to move
         n = self.n
         if q == seat:
             q = (q + 1) % n
@@ -1841,30 +2212,42 @@ class Deal:
         safe, in words (RULES.md 8)."""
         name = RANK_PLURALS[rank]
         if risk:
-            return (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
-                    "take it before your next turn")
+            return (
+                f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
+                "take it before your next turn"
+            )
         if nt >= 2:
             if u == 0:
-                return (f"{nt} {name} on the table and none unseen: nobody else holds one to "
-                        "take them with")
-            return (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
-                    "them all before your next turn")
+                return (
+                    f"{nt} {name} on the table and none unseen: nobody else holds one to "
+                    "take them with"
+                )
+            return (
+                f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
+                "them all before your next turn"
+            )
         if u == 0:
-            return (f"the other {name} are all won or in your hand: nobody else can take the "
-                    "lone one")
+            return (
+                f"the other {name} are all won or in your hand: nobody else can take the lone one"
+            )
         if not self._c11:
             return "no one-for-one capture under this ruleset, so nobody can take it"
         if not movers:
             return "nobody else moves before you again"
         if self.ruleset.last_in_plays_on and u == 2:
-            return (f"the other two {name} are each held alone by opponents who move first: "
-                    "the first may take it, but the second must lie its card down, and you "
-                    "capture it then")
+            return (
+                f"the other two {name} are each held alone by opponents who move first: "
+                "the first may take it, but the second must lie its card down, and you "
+                "capture it then"
+            )
         if self.ruleset.last_in_plays_on:
-            return ("every opponent to move before you holds one card: if one takes it, you "
-                    "have no capture left to play on with, so play ends first")
-        return ("every opponent to move before you holds one card, so play ends before your "
-                "next turn")
+            return (
+                "every opponent to move before you holds one card: if one takes it, you "
+                "have no capture left to play on with, so play ends first"
+            )
+        return (
+            "every opponent to move before you holds one card, so play ends before your next turn"
+        )
 
     def at_risk_ranks(self, seat: int) -> int:
         """The rule behind :meth:`capture_options`' risk, on the masks: bit ``4r`` set for each
@@ -1883,7 +2266,7 @@ class Deal:
         if not lone:
             return 0
         sc = _counts(t | self.wonall | self.aside | h)
-        lone &= ~(sc >> 2)                          # all four seen: nobody else holds one
+        lone &= ~(sc >> 2)  # all four seen: nobody else holds one
         if not lone:
             return 0
         if self.ruleset.last_in_plays_on:
@@ -1894,7 +2277,7 @@ class Deal:
                     return lone
                 # every opponent holds one card: the shorthand of RULES.md 8 (two unseen, each
                 # held alone: the second must lie its card down, and the seat captures it then)
-                return lone & ~((sc >> 1) & ~sc)     # seen 2 (table + hand): two unseen
+                return lone & ~((sc >> 1) & ~sc)  # seen 2 (table + hand): two unseen
             movers, others = self.movers_before(seat)
             if not movers:
                 return 0
@@ -1935,8 +2318,14 @@ class Deal:
     def _lines_without(self, seat: int, lone: int, memo: dict[tuple[object, ...], int]) -> int:
         """The bits of ``lone`` whose rank some line of play from here leaves ``seat`` unable
         to capture at its next turn (none if play ends first)."""
-        key = (tuple(self.hands), self.table, tuple(self.won), self.to_move, self.phase,
-               tuple(self.oversights))
+        key = (
+            tuple(self.hands),
+            self.table,
+            tuple(self.won),
+            self.to_move,
+            self.phase,
+            tuple(self.oversights),
+        )
         if key in memo:
             return memo[key]
         res = 0
@@ -1964,9 +2353,14 @@ class Deal:
 
     def rank_count(self, seat: int, rank: int) -> RankCount:
         """Where the cards of ``rank`` are as ``seat`` sees them (RULES.md 8)."""
-        return RankCount(rank, _rank_count(self.table, rank), _rank_count(self.hands[seat], rank),
-                         tuple(_rank_count(w, rank) for w in self.won),
-                         _rank_count(self.aside, rank), self.unseen(seat, rank))
+        return RankCount(
+            rank,
+            _rank_count(self.table, rank),
+            _rank_count(self.hands[seat], rank),
+            tuple(_rank_count(w, rank) for w in self.won),
+            _rank_count(self.aside, rank),
+            self.unseen(seat, rank),
+        )
 
     # ==== The parser of the learner's notation ====================================================
     def parse_action(self, text: str, seat: int) -> Action:
@@ -1995,8 +2389,11 @@ class Deal:
         low = raw.lower()
         words = low.split()
         if not words:
-            raise InvalidAction("no move: name a card, or a move word (declare, claim, take, "
-                                "lie down, end turn)", raw, seat)
+            raise InvalidAction(
+                "no move: name a card, or a move word (declare, claim, take, lie down, end turn)",
+                raw,
+                seat,
+            )
         if low in _LIE_WORDS:
             return self._parsed([Action.make(seat, "lie_down", self.hand(seat))], raw, seat)
         if low in _END_WORDS:
@@ -2014,11 +2411,10 @@ class Deal:
         if head == "take":
             return self._parse_take(rest, raw, seat)
         cards = self._read_cards(words, raw, seat, ranks=False)
-        assert isinstance(cards, list)      # a rank alone is read only with ranks=True
+        assert isinstance(cards, list)  # a rank alone is read only with ranks=True
         return self._parse_cards(cards, raw, seat)
 
-    def _read_cards(self, words: list[str], raw: str, seat: int, ranks: bool
-                    ) -> list[int] | int:
+    def _read_cards(self, words: list[str], raw: str, seat: int, ranks: bool) -> list[int] | int:
         """The cards named by ``words`` (or, with ``ranks``, a rank named alone: an int rank
         returned in place of the list)."""
         if ranks and len(words) == 1:
@@ -2042,8 +2438,9 @@ class Deal:
         if len(legal) == 1:
             return legal[0]
         if legal:
-            raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
-                                         choices=legal), raw, seat, legal)
+            raise AmbiguousAction(
+                Reason("that fits several moves", code="ambiguous", choices=legal), raw, seat, legal
+            )
         raise IllegalAction(self.why_illegal(cands[0]) or "not a move now", raw, seat)
 
     def _parse_claim(self, words: list[str], raw: str, seat: int) -> Action:
@@ -2051,8 +2448,15 @@ class Deal:
         :meth:`claim_target` finds the oversight it takes."""
         return self.parse_claim(" ".join(words), seat, raw=raw)
 
-    def parse_claim(self, text: str, seat: int, *, raw: str | None = None,
-                    named: bool = False, blind: bool = False) -> Action:
+    def parse_claim(
+        self,
+        text: str,
+        seat: int,
+        *,
+        raw: str | None = None,
+        named: bool = False,
+        blind: bool = False,
+    ) -> Action:
         """Read ``text`` as a claim by ``seat`` on this position, ``claim`` before it or not
         (:func:`read_claim_words`: cards, a rank alone, the words the lessons use), and return
         the claim of the open oversight it names (:meth:`claim_target`, :meth:`claim_action`).
@@ -2074,11 +2478,16 @@ class Deal:
         except ActionError as exc:
             raise type(exc)(exc.reason, raw, seat) from None
         if named and not words.names_something:
-            raise IncompleteAction("which cards? a claim names the cards it takes, or their "
-                                   "rank (claim 9s 9d, claim nines)", raw, seat)
+            raise IncompleteAction(
+                "which cards? a claim names the cards it takes, or their "
+                "rank (claim 9s 9d, claim nines)",
+                raw,
+                seat,
+            )
         try:
-            target = self.claim_target(seat, words.cards, rank=words.rank,
-                                       kind=words.kinds or None, blind=blind)
+            target = self.claim_target(
+                seat, words.cards, rank=words.rank, kind=words.kinds or None, blind=blind
+            )
         except ActionError as exc:
             raise type(exc)(exc.reason, raw, seat, exc.candidates) from None
         return self.claim_action(seat, target, words.cards)
@@ -2091,40 +2500,70 @@ class Deal:
         if len(keys) == 1:
             return cands[0]
         choices = list(dict.fromkeys(cands))
-        raise AmbiguousAction(Reason("that fits several moves", code="ambiguous", choices=choices,
-                                     sep=": name the cards: "), raw, seat, choices)
+        raise AmbiguousAction(
+            Reason(
+                "that fits several moves",
+                code="ambiguous",
+                choices=choices,
+                sep=": name the cards: ",
+            ),
+            raw,
+            seat,
+            choices,
+        )
 
     def _parse_declare(self, words: list[str], raw: str, seat: int) -> Action:
         if not words:
-            raise IncompleteAction("name the cards to declare: declare qc qd (two of a prial, a "
-                                   "dead pair), or all four of a mournival", raw, seat)
+            raise IncompleteAction(
+                "name the cards to declare: declare qc qd (two of a prial, a "
+                "dead pair), or all four of a mournival",
+                raw,
+                seat,
+            )
         named = self._read_cards(words, raw, seat, ranks=True)
         decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
         if isinstance(named, int):
             mine = [a for a in decls if a.cards[0] >> 2 == named]
             if not mine:
-                why = (f"you hold no {RANK_PLURALS[named]} to declare"
-                       if not _rank_count(self.hands[seat], named) else
-                       f"there is no declaration of {RANK_PLURALS[named]} now")
+                why = (
+                    f"you hold no {RANK_PLURALS[named]} to declare"
+                    if not _rank_count(self.hands[seat], named)
+                    else f"there is no declaration of {RANK_PLURALS[named]} now"
+                )
                 raise IllegalAction(why, raw, seat)
             return self._one_kind(preferred_declarations(mine), raw, seat)
         return self._declare_cards(tuple(sorted(named)), decls, raw, seat)
 
-    def _declare_cards(self, named: tuple[int, ...], decls: list[Action], raw: str,
-                       seat: int) -> Action:
+    def _declare_cards(
+        self, named: tuple[int, ...], decls: list[Action], raw: str, seat: int
+    ) -> Action:
         exact = preferred_declarations([a for a in decls if a.cards == named])
         if exact:
             return exact[0]
         wider = [a for a in decls if set(named) < set(a.cards)]
         if wider and len(named) < 2:
             wider = preferred_declarations(wider)
-            raise IncompleteAction(Reason("which cards?", code="which_cards", choices=wider,
-                                          sep=" a declaration names two cards (or all four of a "
-                                              "mournival): "), raw, seat, wider)
+            raise IncompleteAction(
+                Reason(
+                    "which cards?",
+                    code="which_cards",
+                    choices=wider,
+                    sep=" a declaration names two cards (or all four of a mournival): ",
+                ),
+                raw,
+                seat,
+                wider,
+            )
         held = _rank_count(self.hands[seat], named[0] >> 2)
-        kind = ("declare_mournival" if len(named) == 4 else
-                "declare_prial" if held >= 3 and "prial" in self._decl else
-                "declare_dead_pair" if "dead_pair" in self._decl else "declare_pair")
+        kind = (
+            "declare_mournival"
+            if len(named) == 4
+            else "declare_prial"
+            if held >= 3 and "prial" in self._decl
+            else "declare_dead_pair"
+            if "dead_pair" in self._decl
+            else "declare_pair"
+        )
         reason = self.why_illegal(Action.make(seat, kind, named))
         raise IllegalAction(reason or "that is not a declaration you can make now", raw, seat)
 
@@ -2134,8 +2573,11 @@ class Deal:
             rank = named if isinstance(named, int) else named[0] >> 2
             m = RANK_MASK[rank]
             return self._parsed([Action.make(seat, "take_table_mournival", cards_of(m))], raw, seat)
-        acts = [Action.make(seat, "take_table_mournival", cards_of(m)) for m in RANK_MASK
-                if self.table & m == m]
+        acts = [
+            Action.make(seat, "take_table_mournival", cards_of(m))
+            for m in RANK_MASK
+            if self.table & m == m
+        ]
         if not acts:
             raise IllegalAction("there is no mournival (four of a rank) on the table", raw, seat)
         return self._parsed(acts, raw, seat)
@@ -2144,17 +2586,21 @@ class Deal:
         hand, table = self.hands[seat], self.table
         loose = [c for c in cards if not (hand >> c) & 1 and not (table >> c) & 1]
         if loose:
-            where = "not in your hand" if len(cards) == 1 else "neither in your hand nor on the table"
+            where = (
+                "not in your hand" if len(cards) == 1 else "neither in your hand nor on the table"
+            )
             raise IllegalAction(f"{' '.join(code(c) for c in loose)}: {where}", raw, seat)
         h = tuple(sorted(c for c in cards if (hand >> c) & 1))
         t = tuple(sorted(c for c in cards if (table >> c) & 1))
         if not h:
-            raise IllegalAction("name a card from your hand first (7h captures with the seven "
-                                "of hearts)", raw, seat)
+            raise IllegalAction(
+                "name a card from your hand first (7h captures with the seven of hearts)", raw, seat
+            )
         ranks = {c >> 2 for c in cards}
         if len(ranks) != 1:
-            raise IllegalAction("a capture takes cards of the same rank as the cards played",
-                                raw, seat)
+            raise IllegalAction(
+                "a capture takes cards of the same rank as the cards played", raw, seat
+            )
         rank = ranks.pop()
         if not t and len(h) in (2, 4):
             decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
@@ -2165,45 +2611,74 @@ class Deal:
             raise IllegalAction("the deal is over", raw, seat)
         if self.to_move != seat:
             raise IllegalAction(not_your_turn(self._mover, seat), raw, seat)
-        caps = [a for a in self.legal_actions()
-                if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)]
+        caps = [
+            a
+            for a in self.legal_actions()
+            if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)
+        ]
         exact = [a for a in caps if a.table == t]
         if len(exact) == 1:
             return exact[0]
         if caps and not t:
             if len(caps) == 1:
                 return caps[0]
-            raise AmbiguousAction(Reason("which table cards?", code="which_table_cards",
-                                         choices=caps, sep=" "), raw, seat, caps)
+            raise AmbiguousAction(
+                Reason("which table cards?", code="which_table_cards", choices=caps, sep=" "),
+                raw,
+                seat,
+                caps,
+            )
         if caps:
-            raise IncompleteAction(Reason("which table cards?", code="which_table_cards",
-                                          choices=caps, sep=" that capture takes "),
-                                   raw, seat, caps)
+            raise IncompleteAction(
+                Reason(
+                    "which table cards?",
+                    code="which_table_cards",
+                    choices=caps,
+                    sep=" that capture takes ",
+                ),
+                raw,
+                seat,
+                caps,
+            )
         if not _rank_count(table, rank):
-            raise IllegalAction(f"there is no {RANK_NAMES[rank]} on the table to capture",
-                                raw, seat)
+            raise IllegalAction(
+                f"there is no {RANK_NAMES[rank]} on the table to capture", raw, seat
+            )
         kind = "play_on_capture" if self.phase == PLAY_ON else "capture"
         on_table = tuple(cards_of(table & RANK_MASK[rank]))
         guess = Action.make(seat, kind, h, t or on_table)
-        raise IllegalAction(self.why_illegal(guess) or "that is not one of your moves now",
-                            raw, seat)
+        raise IllegalAction(
+            self.why_illegal(guess) or "that is not one of your moves now", raw, seat
+        )
 
 
-_CHECKS: dict[str, Callable[[Deal, Action], None]] = {"end_turn": Deal._check_end_turn, "lie_down": Deal._check_lie_down,
-           "take_table_mournival": Deal._check_take,
-           "claim": lambda deal, a: deal._check_claim(a)}
+_CHECKS: dict[str, Callable[[Deal, Action], None]] = {
+    "end_turn": Deal._check_end_turn,
+    "lie_down": Deal._check_lie_down,
+    "take_table_mournival": Deal._check_take,
+    "claim": lambda deal, a: deal._check_claim(a),
+}
 
 
 #: How each action other than a capture changes the deal.
-_APPLY = {"lie_down": Deal._apply_lie_down, "claim": Deal._apply_claim,
-          "take_table_mournival": Deal._apply_take, "end_turn": lambda d, a: d._after_turn(a.player),
-          **{k: Deal._apply_declaration for k in ("declare_prial", "declare_mournival",
-                                                   "declare_dead_pair", "declare_pair")}}
+_APPLY = {
+    "lie_down": Deal._apply_lie_down,
+    "claim": Deal._apply_claim,
+    "take_table_mournival": Deal._apply_take,
+    "end_turn": lambda d, a: d._after_turn(a.player),
+    **{
+        k: Deal._apply_declaration
+        for k in ("declare_prial", "declare_mournival", "declare_dead_pair", "declare_pair")
+    },
+}
 
 
 #: The slots :meth:`Deal.clone` copies as they are (immutable values); the lists are copied.
-_SHARED_SLOTS = tuple(name for name in Deal.__slots__
-                      if name not in ("hands", "won", "oversights", "history", "payments", "_undo"))
+_SHARED_SLOTS = tuple(
+    name
+    for name in Deal.__slots__
+    if name not in ("hands", "won", "oversights", "history", "payments", "_undo")
+)
 
 
 def new_deal(ruleset: Ruleset, players: int, dealer: int, rng: random.Random) -> Deal:

@@ -28,21 +28,48 @@ from tutor.engine.values import CaptureForm, Declaration
 PLAY, PLAY_ON, OVER = "play", "play_on", "over"
 CAPTURE_KINDS = frozenset({"capture", "play_on_capture"})
 TURN_KINDS = frozenset({"capture", "lie_down", "play_on_capture", "end_turn"})
-DECLARATIONS = frozenset({"declare_prial", "declare_mournival", "declare_dead_pair",
-                          "declare_pair"})
-ACTION_KINDS = ("take_table_mournival", "declare_prial", "declare_mournival", "declare_dead_pair",
-                "declare_pair", "capture", "lie_down", "claim", "play_on_capture", "end_turn")
+DECLARATIONS = frozenset(
+    {"declare_prial", "declare_mournival", "declare_dead_pair", "declare_pair"}
+)
+ACTION_KINDS = (
+    "take_table_mournival",
+    "declare_prial",
+    "declare_mournival",
+    "declare_dead_pair",
+    "declare_pair",
+    "capture",
+    "lie_down",
+    "claim",
+    "play_on_capture",
+    "end_turn",
+)
 #: The declaration action of each name in the ruleset's ``declarations`` (RULES.md 3.6).
-DECLARATION_ACTION = {"prial": "declare_prial", "mournival": "declare_mournival",
-                      "dead_pair": "declare_dead_pair", "pair": "declare_pair"}
+DECLARATION_ACTION = {
+    "prial": "declare_prial",
+    "mournival": "declare_mournival",
+    "dead_pair": "declare_dead_pair",
+    "pair": "declare_pair",
+}
 #: Capture forms by (hand cards, table cards) (RULES.md 3.2 ``captures``).
-CAPTURE_FORM = {(1, 1): CaptureForm.ONE_FOR_ONE, (1, 3): CaptureForm.ONE_FOR_THREE,
-                (2, 2): CaptureForm.PAIR_FOR_PAIR, (3, 1): CaptureForm.PRIAL_FOR_ONE}
+CAPTURE_FORM = {
+    (1, 1): CaptureForm.ONE_FOR_ONE,
+    (1, 3): CaptureForm.ONE_FOR_THREE,
+    (2, 2): CaptureForm.PAIR_FOR_PAIR,
+    (3, 1): CaptureForm.PRIAL_FOR_ONE,
+}
 #: The declaration each declaring action makes (RULES.md 3.4, 3.6).
-_DECLARED = {"declare_prial": Declaration.PRIAL, "declare_mournival": Declaration.MOURNIVAL,
-             "declare_dead_pair": Declaration.DEAD_PAIR, "declare_pair": Declaration.PAIR}
-_DECLARE_WORDS = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-                  "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
+_DECLARED = {
+    "declare_prial": Declaration.PRIAL,
+    "declare_mournival": Declaration.MOURNIVAL,
+    "declare_dead_pair": Declaration.DEAD_PAIR,
+    "declare_pair": Declaration.PAIR,
+}
+_DECLARE_WORDS = {
+    "declare_prial": "a pair of a prial",
+    "declare_mournival": "a mournival",
+    "declare_dead_pair": "a dead pair",
+    "declare_pair": "a pair",
+}
 
 
 class Action(NamedTuple):
@@ -61,8 +88,14 @@ class Action(NamedTuple):
     oversight: str | None = None
 
     @classmethod
-    def make(cls, player: int, kind: str, cards: Iterable[int] = (), table: Iterable[int] = (),
-             oversight: str | None = None) -> Action:
+    def make(
+        cls,
+        player: int,
+        kind: str,
+        cards: Iterable[int] = (),
+        table: Iterable[int] = (),
+        oversight: str | None = None,
+    ) -> Action:
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 
@@ -108,11 +141,12 @@ class Action(NamedTuple):
     def describe(self, symbols: bool = True, names: list[str] | None = None) -> str:
         """A sentence for people: ``Player 2 captures 7♥ with 7♠``."""
         who = names[self.player] if names else f"Player {self.player}"
-        you = who.split(" ")[0].lower() == "you"        # "you (Player 2) capture", not captures
+        you = who.split(" ")[0].lower() == "you"  # "you (Player 2) capture", not captures
         cs = pretty_cards(self.cards, symbols)
 
         def verb(third: str) -> str:
             return {"lies": "lie", "claims": "claim"}.get(third, third[:-1]) if you else third
+
         if self.kind in CAPTURE_KINDS:
             tail = " (playing on)" if self.kind == "play_on_capture" else ""
             return f"{who} {verb('captures')} {pretty_cards(self.table, symbols)} with {cs}{tail}"
@@ -121,12 +155,11 @@ class Action(NamedTuple):
         if self.kind == "end_turn":
             return f"{who} {verb('ends')} the turn"
         if self.kind == "claim":
-            what = self.oversight.replace('_', ' ') if self.oversight else "an oversight"
+            what = self.oversight.replace("_", " ") if self.oversight else "an oversight"
             return f"{who} {verb('claims')} {cs} ({what})"
         if self.kind == "take_table_mournival":
             return f"{who} {verb('takes')} the table mournival {cs}"
         return f"{who} {verb('declares')} {_DECLARE_WORDS[self.kind]}: {cs}"
-
 
 
 class ClaimWords(NamedTuple):
@@ -164,8 +197,27 @@ CLAIM_KIND_WORDS: dict[tuple[str, ...], frozenset[str]] = {
     **{(k,): frozenset({k}) for k in (_TMG, _SPL, _DEAD, _LDP, _LDM)},
 }
 #: Words a claim may carry that name nothing: the verb, articles, counts and "pair".
-CLAIM_FILLER = frozenset({"claim", "claims", "i", "the", "an", "of", "and", "both", "all",
-                          "pair", "pairs", "cards", "those", "these", "them", "it", "that"})
+CLAIM_FILLER = frozenset(
+    {
+        "claim",
+        "claims",
+        "i",
+        "the",
+        "an",
+        "of",
+        "and",
+        "both",
+        "all",
+        "pair",
+        "pairs",
+        "cards",
+        "those",
+        "these",
+        "them",
+        "it",
+        "that",
+    }
+)
 #: A word meant as a card but mistyped (``7x``, ``11h``): its own error says why.
 _CARD_LIKE = re.compile(r"^(?:1[0-9]|[1-9atjqk])[^\s\d]$|^\d{2,}[cdhs♣♦♥♠]$")
 #: Words that are a count or an article beside another rank ("the two sevens", "a pair of
@@ -196,8 +248,7 @@ def read_claim_words(text: str) -> ClaimWords:
     soft: list[int] = []
     i = 0
     while i < len(words):
-        phrase = next((ph for ph in CLAIM_KIND_WORDS
-                       if tuple(words[i:i + len(ph)]) == ph), None)
+        phrase = next((ph for ph in CLAIM_KIND_WORDS if tuple(words[i : i + len(ph)]) == ph), None)
         if phrase is not None:
             allowed = CLAIM_KIND_WORDS[phrase]
             kinds = allowed if kinds is None else kinds & allowed
@@ -210,10 +261,9 @@ def read_claim_words(text: str) -> ClaimWords:
         elif w not in CLAIM_FILLER:
             _claim_word(w, raw, cards, ranks)
     if soft and not cards and not ranks:
-        ranks.extend(soft)              # "claim a": the aces; "claim two": the twos
+        ranks.extend(soft)  # "claim a": the aces; "claim two": the twos
     if len({c >> 2 for c in cards} | set(ranks)) > 1:
-        raise IllegalAction("a claim takes cards of one rank: name them, or the rank alone",
-                            raw)
+        raise IllegalAction("a claim takes cards of one rank: name them, or the rank alone", raw)
     rank = ranks[0] if ranks and not cards else None
     return ClaimWords(tuple(cards), rank, kinds or frozenset())
 
@@ -226,10 +276,12 @@ def _claim_word(w: str, raw: str, cards: list[int], ranks: list[int]) -> None:
         try:
             ranks.append(parse_rank(w))
         except NotationError:
-            why = (f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
-                   if _CARD_LIKE.match(w) else
-                   f"could not read {w!r}: not a card, a rank or a word of a claim (claim 9s "
-                   "9d, claim nines, claim aces)")
+            why = (
+                f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
+                if _CARD_LIKE.match(w)
+                else f"could not read {w!r}: not a card, a rank or a word of a claim (claim 9s "
+                "9d, claim nines, claim aces)"
+            )
             raise InvalidAction(why, raw) from None
         return
     if c in cards:
@@ -240,8 +292,12 @@ def _claim_word(w: str, raw: str, cards: list[int], ranks: list[int]) -> None:
 _LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})
 _END_WORDS = frozenset({"end turn", "end", "end_turn", "end-turn", "done", "stop"})
 #: Where one set of cards is several declarations, the most specific first (RULES.md 3.4, 3.6).
-DECLARATION_ORDER = {"declare_mournival": 0, "declare_prial": 1, "declare_dead_pair": 2,
-                     "declare_pair": 3}
+DECLARATION_ORDER = {
+    "declare_mournival": 0,
+    "declare_prial": 1,
+    "declare_dead_pair": 2,
+    "declare_pair": 3,
+}
 
 
 def preferred_declarations(decls: list[Action]) -> list[Action]:
@@ -259,8 +315,9 @@ def one_declaration_per_rank(decls: list[Action]) -> list[Action]:
     :data:`DECLARATION_ORDER`), in rank order: what a hand could declare, rank by rank."""
     out: list[Action] = []
     seen: set[int | None] = set()
-    for a in sorted(decls, key=lambda a: (a.cards[0] >> 2, -len(a.cards),
-                                          DECLARATION_ORDER[a.kind])):
+    for a in sorted(
+        decls, key=lambda a: (a.cards[0] >> 2, -len(a.cards), DECLARATION_ORDER[a.kind])
+    ):
         if a.rank not in seen:
             seen.add(a.rank)
             out.append(a)
@@ -268,13 +325,18 @@ def one_declaration_per_rank(decls: list[Action]) -> list[Action]:
 
 
 def not_your_turn(mover: int, player: int) -> Reason:
-    """"it is player 3's turn, not player 2's" (to player 2: "it is player 3's turn, not
+    """ "it is player 3's turn, not player 2's" (to player 2: "it is player 3's turn, not
     yours")."""
-    return Reason("it is {mover:@'s|your} turn, not {player:@'s|yours}", code="not_your_turn",
-                  mover=Seat(mover), player=Seat(player))
+    return Reason(
+        "it is {mover:@'s|your} turn, not {player:@'s|yours}",
+        code="not_your_turn",
+        mover=Seat(mover),
+        player=Seat(player),
+    )
 
 
 def not_in_hand(cards: Iterable[int], seat: int) -> Reason:
-    """"7♥ not in player 2's hand" (to player 2: "7♥ not in your hand")."""
-    return Reason("{cards} not in {p:@'s|your} hand", code="not_in_hand", cards=Cards(cards),
-                  p=Seat(seat))
+    """ "7♥ not in player 2's hand" (to player 2: "7♥ not in your hand")."""
+    return Reason(
+        "{cards} not in {p:@'s|your} hand", code="not_in_hand", cards=Cards(cards), p=Seat(seat)
+    )

@@ -55,10 +55,31 @@ from tutor.engine.sources._library import (
 from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
 
 __all__ = [
-    "KINDS", "PACK_SIZE", "RECORD_KINDS", "Library", "Parameter", "Quotation", "QuotationAudit",
-    "Record", "RecordDate", "Source", "UnknownQuotation", "audit_quotations", "check_quotations",
-    "clear_cache", "default_library", "display_path", "get_ruleset", "load_library", "normalise",
-    "parse_date", "ruleset_ids", "set_extra_dirs", "set_notice", "source_text", "verify_quotations",
+    "KINDS",
+    "PACK_SIZE",
+    "RECORD_KINDS",
+    "Library",
+    "Parameter",
+    "Quotation",
+    "QuotationAudit",
+    "Record",
+    "RecordDate",
+    "Source",
+    "UnknownQuotation",
+    "audit_quotations",
+    "check_quotations",
+    "clear_cache",
+    "default_library",
+    "display_path",
+    "get_ruleset",
+    "load_library",
+    "normalise",
+    "parse_date",
+    "ruleset_ids",
+    "set_extra_dirs",
+    "set_notice",
+    "source_text",
+    "verify_quotations",
 ]
 
 
@@ -103,6 +124,7 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
     home = files_in(laugh_home() / "sources", False)
     extra = [f for d in extra_dirs for f in files_in(Path(d).expanduser(), True)]
     from tutor.engine.sources._parse import _parse_file  # with pydantic: when files are read
+
     raws = [_parse_file(f) for f in own]
     admitted, refused = _admit(raws, home)
     lib = _build(raws + admitted + [_parse_file(f, "extra") for f in extra])
@@ -114,18 +136,19 @@ def _admit(own: list[_RawSource], home: list[Path]) -> tuple[list[_RawSource], l
     """The teacher's files that load beside ``own`` (and the ones admitted before them), and a
     line for each problem of the others."""
     from tutor.engine.sources._parse import _parse_file
+
     admitted: list[_RawSource] = []
     refused: list[str] = []
     texts = source_texts_dir()
     for path in home:
-        left_out: list[str] = []        # its refused records, each left out on its own
+        left_out: list[str] = []  # its refused records, each left out on its own
         try:
             raw = _parse_file(path, "home", left_out)
             lib = _build(own + admitted + [raw])
         except LaughError as exc:
             refused += [line for line in str(exc).splitlines() if line.strip()]
             continue
-        except (OSError, ValueError, RecursionError) as exc:   # a file that is not one
+        except (OSError, ValueError, RecursionError) as exc:  # a file that is not one
             refused.append(f"{display_path(path)}:1: file: cannot be read ({exc})")
             continue
         mine = [q for q in lib.sources[raw.id].quotations.values()]

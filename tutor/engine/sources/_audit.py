@@ -60,12 +60,16 @@ class _Texts:
 
     def holding(self, quote: str) -> list[str]:
         """The names of the readable texts that hold ``quote`` (normalised), sorted."""
-        return sorted(self.names[path] for path, text in self.texts.items()
-                      if text is not None and quote in text)
+        return sorted(
+            self.names[path]
+            for path, text in self.texts.items()
+            if text is not None and quote in text
+        )
 
 
-def audit_quotations(library: Library, texts_dir: Path | None,
-                     only: list[Quotation] | None = None) -> QuotationAudit:
+def audit_quotations(
+    library: Library, texts_dir: Path | None, only: list[Quotation] | None = None
+) -> QuotationAudit:
     """Compare every quotation (or ``only`` these) with its text, and each with every other
     source text.
 
@@ -107,8 +111,10 @@ def audit_quotations(library: Library, texts_dir: Path | None,
                 problems.append(f"{where}: text file '{name}' of {q.ref} is not read: {exc}")
                 continue
             if path is None:
-                problems.append(f"{where}: text file '{name}' of {q.ref} not found"
-                                + ("" if texts_dir else " (no source-texts folder)"))
+                problems.append(
+                    f"{where}: text file '{name}' of {q.ref} not found"
+                    + ("" if texts_dir else " (no source-texts folder)")
+                )
                 continue
             text = texts.read(path, name, where)
             if text is None:
@@ -117,19 +123,27 @@ def audit_quotations(library: Library, texts_dir: Path | None,
             if quote and quote in text:
                 verified.append(q.ref)
                 continue
-            problems.append(f"{where}: {q.ref} is not verbatim in {name}: "
-                            + _first_difference(quote, text))
+            problems.append(
+                f"{where}: {q.ref} is not verbatim in {name}: " + _first_difference(quote, text)
+            )
 
     shared: list[str] = []
     for q, where in located:
         quote = normalise(q.text)
         found = texts.holding(quote) if quote else []
         if len(found) > 1:
-            shared.append(f"{where}: {q.ref} stands verbatim in more than one source text: "
-                          + ", ".join(found))
-    return QuotationAudit(tuple(verified), tuple(unchecked), tuple(unchecked_refs),
-                          tuple(problems), tuple(shared),
-                          len(located))
+            shared.append(
+                f"{where}: {q.ref} stands verbatim in more than one source text: "
+                + ", ".join(found)
+            )
+    return QuotationAudit(
+        tuple(verified),
+        tuple(unchecked),
+        tuple(unchecked_refs),
+        tuple(problems),
+        tuple(shared),
+        len(located),
+    )
 
 
 def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:
@@ -150,8 +164,10 @@ def verify_quotations(library: Library, texts_dir: Path | None) -> None:
     audit = audit_quotations(library, texts_dir)
     if audit.problems:
         extra = len(audit.problems) - 1
-        raise DataError(audit.problems[0] + (f" (and {extra} more: laugh sources check lists "
-                                              "them)" if extra else ""))
+        raise DataError(
+            audit.problems[0]
+            + (f" (and {extra} more: laugh sources check lists them)" if extra else "")
+        )
     library.unchecked = frozenset(audit.unchecked_refs)
 
 
@@ -167,6 +183,8 @@ def _first_difference(quote: str, text: str) -> str:
     if lo == 0:
         return f"no part of it is found (it begins {quote[:40]!r})"
     pos = text.find(quote[:lo])
-    before = quote[max(0, lo - 30):lo]
-    return (f"after {before!r} the quotation has {quote[lo:lo + 30]!r} "
-            f"but the text has {text[pos + lo:pos + lo + 30]!r}")
+    before = quote[max(0, lo - 30) : lo]
+    return (
+        f"after {before!r} the quotation has {quote[lo : lo + 30]!r} "
+        f"but the text has {text[pos + lo : pos + lo + 30]!r}"
+    )

@@ -46,16 +46,32 @@ def _build(raws: list[_RawSource]) -> Library:
     lib = Library()
     for raw in raws:
         speakers = own_at if raw.origin == "own" else source_at
-        quotations = {qid: _with_citation(q, raw, by_text, speakers, bound.get(q.ref))
-                      for qid, q in raw.quotations.items()}
+        quotations = {
+            qid: _with_citation(q, raw, by_text, speakers, bound.get(q.ref))
+            for qid, q in raw.quotations.items()
+        }
         c = raw.citation
         lib.sources[raw.id] = Source(
-            id=raw.id, kind=raw.kind, author=c["author"], title=c["title"], in_=c["in"],
-            date=c["date"], published=c["published"], text=raw.text, summary=raw.summary,
-            quotations=quotations, records=list(raw.records), problems=raw.problems,
-            rulesets=tuple(rr.id for rr in raw.rulesets), path=raw.path, dated=raw.dated,
-            based_on=tuple({k: v for k, v in b.items() if k not in ("line", "path")}
-                           for b in raw.based_on), origin=raw.origin)
+            id=raw.id,
+            kind=raw.kind,
+            author=c["author"],
+            title=c["title"],
+            in_=c["in"],
+            date=c["date"],
+            published=c["published"],
+            text=raw.text,
+            summary=raw.summary,
+            quotations=quotations,
+            records=list(raw.records),
+            problems=raw.problems,
+            rulesets=tuple(rr.id for rr in raw.rulesets),
+            path=raw.path,
+            dated=raw.dated,
+            based_on=tuple(
+                {k: v for k, v in b.items() if k not in ("line", "path")} for b in raw.based_on
+            ),
+            origin=raw.origin,
+        )
         for rec in raw.records:
             lib.records[rec.id] = rec
         for rr in raw.rulesets:
@@ -76,15 +92,19 @@ def _check_across_files(raws: list[_RawSource]) -> dict[str, _RawSource]:
     for raw in raws:
         if raw.id in source_at:
             first = source_at[raw.id]
-            raise DataError(f"{display_path(raw.path)}:{raw.id_line}: id: duplicate source id "
-                            f"'{raw.id}' (already defined in {display_path(first.path)}:{first.id_line})")
+            raise DataError(
+                f"{display_path(raw.path)}:{raw.id_line}: id: duplicate source id "
+                f"'{raw.id}' (already defined in {display_path(first.path)}:{first.id_line})"
+            )
         source_at[raw.id] = raw
         for rr in raw.rulesets:
             if rr.id in ruleset_at:
                 first, line = ruleset_at[rr.id]
-                raise DataError(f"{display_path(raw.path)}:{rr.line}: rulesets.{rr.id}: duplicate "
-                                f"ruleset id '{rr.id}' (already defined in "
-                                f"{display_path(first.path)}:{line})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{rr.line}: rulesets.{rr.id}: duplicate "
+                    f"ruleset id '{rr.id}' (already defined in "
+                    f"{display_path(first.path)}:{line})"
+                )
             ruleset_at[rr.id] = (raw, rr.line)
 
     for raw in raws:
@@ -92,31 +112,42 @@ def _check_across_files(raws: list[_RawSource]) -> dict[str, _RawSource]:
             src, qid = _split_ref(r.ref, raw.id)
             target = source_at.get(src)
             if target is None:
-                raise DataError(f"{display_path(raw.path)}:{r.line}: {r.path}: unknown source "
-                                f"'{src}' in quotation reference '{r.ref}' (sources: "
-                                f"{', '.join(source_at)})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{r.line}: {r.path}: unknown source "
+                    f"'{src}' in quotation reference '{r.ref}' (sources: "
+                    f"{', '.join(source_at)})"
+                )
             if qid not in target.quotations:
-                raise DataError(f"{display_path(raw.path)}:{r.line}: {r.path}: quotation '{qid}' is "
-                                f"not defined in {display_path(target.path)}")
+                raise DataError(
+                    f"{display_path(raw.path)}:{r.line}: {r.path}: quotation '{qid}' is "
+                    f"not defined in {display_path(target.path)}"
+                )
         for rid, line, path in raw.problem_rulesets:
             if rid not in ruleset_at:
-                raise DataError(f"{display_path(raw.path)}:{line}: {path}: unknown ruleset '{rid}' "
-                                f"(rulesets: {', '.join(ruleset_at)})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{line}: {path}: unknown ruleset '{rid}' "
+                    f"(rulesets: {', '.join(ruleset_at)})"
+                )
         for b in raw.based_on:
             if b["source"] not in source_at:
-                raise DataError(f"{display_path(raw.path)}:{b['line']}: {b['path']}: unknown "
-                                f"source '{b['source']}' (sources: {', '.join(source_at)})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{b['line']}: {b['path']}: unknown "
+                    f"source '{b['source']}' (sources: {', '.join(source_at)})"
+                )
         for sid, line, path in raw.record_sources:
             if sid not in source_at:
-                raise DataError(f"{display_path(raw.path)}:{line}: {path}: unknown source "
-                                f"'{sid}' (sources: {', '.join(source_at)}; or give a citation: "
-                                "{author: ..., title: ...})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{line}: {path}: unknown source "
+                    f"'{sid}' (sources: {', '.join(source_at)}; or give a citation: "
+                    "{author: ..., title: ...})"
+                )
     _check_lineage(raws)
     return source_at
 
 
-def _record_words(raws: list[_RawSource],
-                  source_at: dict[str, _RawSource]) -> dict[str, tuple[Any, _RawSource | None]]:
+def _record_words(
+    raws: list[_RawSource], source_at: dict[str, _RawSource]
+) -> dict[str, tuple[Any, _RawSource | None]]:
     """Each quotation that is a record's own words, with the record and the file of the source
     that reports it (or None): ``{ref: (record, reporter file)}``.  Raises DataError for a
     record id used twice, or a quotation given as the words of two records."""
@@ -126,18 +157,21 @@ def _record_words(raws: list[_RawSource],
         for rec in raw.records:
             if rec.id in seen:
                 first, line = seen[rec.id]
-                raise DataError(f"{display_path(raw.path)}:{rec.line}: records: duplicate "
-                                f"record id '{rec.id}' (already defined in "
-                                f"{display_path(first.path)}:{line})")
+                raise DataError(
+                    f"{display_path(raw.path)}:{rec.line}: records: duplicate "
+                    f"record id '{rec.id}' (already defined in "
+                    f"{display_path(first.path)}:{line})"
+                )
             seen[rec.id] = (raw, rec.line)
             if rec.quote is None:
                 continue
             if rec.quote in bound:
                 other = bound[rec.quote][0]
-                raise DataError(f"{display_path(raw.path)}:{rec.line}: records: the quotation "
-                                f"'{rec.quote}' is already the words of record '{other.id}'")
-            bound[rec.quote] = (rec, source_at.get(rec.reported_by) if rec.reported_by
-                                else None)
+                raise DataError(
+                    f"{display_path(raw.path)}:{rec.line}: records: the quotation "
+                    f"'{rec.quote}' is already the words of record '{other.id}'"
+                )
+            bound[rec.quote] = (rec, source_at.get(rec.reported_by) if rec.reported_by else None)
     return bound
 
 
@@ -150,9 +184,11 @@ def _check_lineage(raws: list[_RawSource]) -> None:
             while todo:
                 sid = todo.pop()
                 if sid == raw.id:
-                    raise DataError(f"{display_path(raw.path)}:{b['line']}: {b['path']}: "
-                                    f"'{raw.id}' would be based on itself (through "
-                                    f"'{b['source']}')")
+                    raise DataError(
+                        f"{display_path(raw.path)}:{b['line']}: {b['path']}: "
+                        f"'{raw.id}' would be based on itself (through "
+                        f"'{b['source']}')"
+                    )
                 if sid not in seen and sid in based:
                     seen.add(sid)
                     todo += [nxt["source"] for nxt in based[sid].based_on]
@@ -163,13 +199,17 @@ def _cite(c: dict[str, Any]) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource],
-                   source_at: dict[str, _RawSource],
-                   record: tuple[Any, _RawSource | None] | None = None) -> Quotation:
+def _with_citation(
+    q: Quotation,
+    raw: _RawSource,
+    by_text: dict[str, _RawSource],
+    source_at: dict[str, _RawSource],
+    record: tuple[Any, _RawSource | None] | None = None,
+) -> Quotation:
     citing = by_text.get(q.in_, raw) if q.in_ else raw
     cited_in = _cite(citing.citation)
     if record is not None and not q.in_ and not raw.text:
-        rec, reporter = record             # a record's words that stand in no text here
+        rec, reporter = record  # a record's words that stand in no text here
         if reporter is not None:
             cited_in = _cite(reporter.citation)
         elif rec.reporter:
@@ -177,9 +217,17 @@ def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource]
         else:
             cited_in = rec.citation_text
         if (reporter is not None or rec.reporter) and not q.speaker:
-            return Quotation(source=q.source, id=q.id, text=q.text, where=q.where,
-                             speaker=q.speaker, in_=q.in_, cited_in=cited_in,
-                             quoting=rec.who, line=q.line)
+            return Quotation(
+                source=q.source,
+                id=q.id,
+                text=q.text,
+                where=q.where,
+                speaker=q.speaker,
+                in_=q.in_,
+                cited_in=cited_in,
+                quoting=rec.who,
+                line=q.line,
+            )
     who = None
     if q.speaker:
         if q.speaker == "willughby":
@@ -189,24 +237,45 @@ def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource]
             who = sp["author"] or sp["title"]
         else:
             who = q.speaker
-    return Quotation(source=q.source, id=q.id, text=q.text, where=q.where, speaker=q.speaker,
-                     in_=q.in_, cited_in=cited_in, quoting=who, line=q.line)
+    return Quotation(
+        source=q.source,
+        id=q.id,
+        text=q.text,
+        where=q.where,
+        speaker=q.speaker,
+        in_=q.in_,
+        cited_in=cited_in,
+        quoting=who,
+        line=q.line,
+    )
 
 
-def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict[str, Any], ...]) -> Ruleset:
+def _make_ruleset(
+    raw: _RawSource, rr: _RawRuleset, problems: tuple[dict[str, Any], ...]
+) -> Ruleset:
     counts = {}
     for n, cp in rr.counts.items():
         counts[n] = PlayerCount(
-            players=n, **{name: cp[name].value for name in COUNT_PARAMETERS},
-            provenance={name: cp[name].provenance for name in COUNT_PARAMETERS})
+            players=n,
+            **{name: cp[name].value for name in COUNT_PARAMETERS},
+            provenance={name: cp[name].provenance for name in COUNT_PARAMETERS},
+        )
     p = rr.params
     pays = p["lie_down_pays"].value
     return Ruleset(
-        id=rr.id, source=raw.id, title=rr.title, summary=rr.summary, counts=counts,
-        first_dealer=p["first_dealer"].value, table_mournival=p["table_mournival"].value,
-        captures=frozenset(p["captures"].value), hand_plays=p["hand_plays"].value,
-        bonus_to=p["bonus_to"].value, last_in_plays_on=p["last_in_plays_on"].value,
-        leftovers_to=p["leftovers_to"].value, scoring=p["scoring"].value,
+        id=rr.id,
+        source=raw.id,
+        title=rr.title,
+        summary=rr.summary,
+        counts=counts,
+        first_dealer=p["first_dealer"].value,
+        table_mournival=p["table_mournival"].value,
+        captures=frozenset(p["captures"].value),
+        hand_plays=p["hand_plays"].value,
+        bonus_to=p["bonus_to"].value,
+        last_in_plays_on=p["last_in_plays_on"].value,
+        leftovers_to=p["leftovers_to"].value,
+        scoring=p["scoring"].value,
         oversights=frozenset(p["oversights"].value),
         captures_per_turn=p["captures_per_turn"].value,
         declarations=frozenset(p["declarations"].value),
@@ -214,4 +283,6 @@ def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict[str, An
         pot_to=p["pot_to"].value,
         match_format=p["match_format"].value,
         provenance={name: p[name].provenance for name in RULESET_PARAMETERS},
-        problems=problems, origin=str(raw.path))
+        problems=problems,
+        origin=str(raw.path),
+    )

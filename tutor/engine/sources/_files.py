@@ -76,8 +76,9 @@ class _File:
     def __init__(self, path: Path):
         self.path = path
         self.display = display_path(path)
-        self.doc = yamlfile.compose(yamlfile.read_text(path, self.display, follow_links=False),
-                                    self.display)
+        self.doc = yamlfile.compose(
+            yamlfile.read_text(path, self.display, follow_links=False), self.display
+        )
         self.loader = self.doc.loader
         self.root = self.doc.root
 
@@ -109,13 +110,18 @@ class _File:
             key = self.scalar(knode, path)
             if key is None:
                 raise self.error(knode, path, "a key must be a name or a number")
-            own[key] = (knode, vnode)   # a key given twice was refused by yamlfile.compose
+            own[key] = (knode, vnode)  # a key given twice was refused by yamlfile.compose
         return {**merged, **own}
 
-    def keys(self, node: Node, path: str, required: Sequence[str],
-             optional: Sequence[str] = (), at: Node | None = None,
-             unknown: Callable[[Any, Sequence[str]], str] | None = None
-             ) -> dict[str, tuple[Node, Node]]:
+    def keys(
+        self,
+        node: Node,
+        path: str,
+        required: Sequence[str],
+        optional: Sequence[str] = (),
+        at: Node | None = None,
+        unknown: Callable[[Any, Sequence[str]], str] | None = None,
+    ) -> dict[str, tuple[Node, Node]]:
         """A mapping with exactly the ``required`` keys and some of the ``optional`` ones.
 
         A missing key is reported at ``at`` (the mapping's own key, where it has one); an
@@ -125,13 +131,17 @@ class _File:
         valid = tuple(required) + tuple(optional)
         for key, (knode, _) in entries.items():
             if key not in valid:
-                raise self.error(knode, _join(path, key),
-                                 unknown(key, valid) if unknown else
-                                 f"unknown key (valid keys: {', '.join(valid)})")
+                raise self.error(
+                    knode,
+                    _join(path, key),
+                    unknown(key, valid)
+                    if unknown
+                    else f"unknown key (valid keys: {', '.join(valid)})",
+                )
         for key in required:
             if key not in entries:
                 raise self.error(at or node, _join(path, key), "missing key")
-        return {k: v for k, v in entries.items() if isinstance(k, str)}    # every key is valid
+        return {k: v for k, v in entries.items() if isinstance(k, str)}  # every key is valid
 
     def sequence(self, node: Node, path: str) -> list[Node]:
         if not isinstance(node, SequenceNode):
@@ -148,25 +158,36 @@ class _File:
         if value is None and nullable:
             return None
         if not isinstance(value, str):
-            raise self.error(node, path, f"expected {'a string or null' if nullable else 'a string'}"
-                                         f", got {_describe(value)}")
+            raise self.error(
+                node,
+                path,
+                f"expected {'a string or null' if nullable else 'a string'}"
+                f", got {_describe(value)}",
+            )
         if not value.strip():
             raise self.error(node, path, "must not be empty")
         return value
 
     @overload
-    def integer(self, node: Node, path: str, nullable: Literal[False] = False,
-                minimum: int = 0) -> int: ...
+    def integer(
+        self, node: Node, path: str, nullable: Literal[False] = False, minimum: int = 0
+    ) -> int: ...
     @overload
     def integer(self, node: Node, path: str, nullable: bool, minimum: int = 0) -> int | None: ...
 
-    def integer(self, node: Node, path: str, nullable: bool = False, minimum: int = 0) -> int | None:
+    def integer(
+        self, node: Node, path: str, nullable: bool = False, minimum: int = 0
+    ) -> int | None:
         value = self.scalar(node, path)
         if value is None and nullable:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(node, path, f"expected {'a whole number or null' if nullable else 'a whole number'}"
-                                         f", got {_describe(value)}")
+            raise self.error(
+                node,
+                path,
+                f"expected {'a whole number or null' if nullable else 'a whole number'}"
+                f", got {_describe(value)}",
+            )
         if value < minimum:
             raise self.error(node, path, f"must be at least {minimum}, got {value}")
         return value
@@ -180,8 +201,9 @@ def _refs(f: _File, node: Node, path: str, raw: _RawSource) -> list[str]:
         ref = f.string(rnode, f"{path}.{i}")
         src, qid = _split_ref(ref, raw.id)
         if not (src and _ID_RE.match(src) and _ID_RE.match(qid)):
-            raise f.error(rnode, f"{path}.{i}", f"'{ref}' is not a quotation id "
-                                                "(an id, or source:id)")
+            raise f.error(
+                rnode, f"{path}.{i}", f"'{ref}' is not a quotation id (an id, or source:id)"
+            )
         raw.refs.append(_Ref(ref, rnode.start_mark.line + 1, f"{path}.{i}"))
         refs.append(ref)
     return refs
@@ -214,6 +236,8 @@ def _describe(value: Any) -> str:
 def display_path(path: Path | str) -> str:
     """``path`` relative to the working folder when it is inside it, else as given."""
     try:
-        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else str(path)
+        return (
+            os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd()) else str(path)
+        )
     except (ValueError, OSError):
         return str(path)

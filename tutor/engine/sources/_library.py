@@ -216,8 +216,10 @@ class Library:
         src, qid = _split_ref(ref, default_source)
         source = self.sources.get(src) if src else None
         if source is None or qid not in source.quotations:
-            raise UnknownQuotation(f"unknown quotation '{ref}'"
-                                   + ("" if src else " (a bare id needs a default source)"))
+            raise UnknownQuotation(
+                f"unknown quotation '{ref}'"
+                + ("" if src else " (a bare id needs a default source)")
+            )
         return source.quotations[qid]
 
     def ruleset(self, ruleset_id: str, players: int | None = None) -> Ruleset:
@@ -228,21 +230,24 @@ class Library:
         id, or the ruleset's player counts) for an unknown id or an unsupported player count.
         """
         rs = self.rulesets.get(ruleset_id)
-        if rs is None:                  # typed in another case, or mistyped (did you mean)
+        if rs is None:  # typed in another case, or mistyped (did you mean)
             from tutor.engine.names import find_name
+
             rs = self.rulesets[find_name(ruleset_id, self.rulesets, "ruleset")]
             ruleset_id = rs.id
         if players is not None and players not in rs.counts:
-            raise UsageError(f"ruleset '{ruleset_id}' is for {_or_list(rs.player_counts)} "
-                             f"players, not {players}")
+            raise UsageError(
+                f"ruleset '{ruleset_id}' is for {_or_list(rs.player_counts)} players, not {players}"
+            )
         return rs
 
     def source(self, source_id: str) -> Source:
         """The source ``source_id`` (in any case); raises UsageError naming the nearest ids and
         listing every id if there is none."""
         src = self.sources.get(source_id)
-        if src is None:                 # typed in another case, or mistyped (did you mean)
+        if src is None:  # typed in another case, or mistyped (did you mean)
             from tutor.engine.names import find_name
+
             src = self.sources[find_name(source_id, self.sources, "source")]
         return src
 
@@ -261,9 +266,11 @@ class Library:
         for p in self.parameters[ruleset_id]:
             if p.name == name and p.players == players:
                 return p
-        raise UsageError(f"{name!r} is not a {'per-player-count' if players else 'whole-ruleset'} "
-                         f"parameter of ruleset {ruleset_id} (`laugh rules --parameters` lists "
-                         "them)")
+        raise UsageError(
+            f"{name!r} is not a {'per-player-count' if players else 'whole-ruleset'} "
+            f"parameter of ruleset {ruleset_id} (`laugh rules --parameters` lists "
+            "them)"
+        )
 
     def quotations_of(self, refs: Iterable[str]) -> list[Quotation]:
         """The :class:`Quotation` objects for qualified references (unknown ones raise)."""

@@ -32,8 +32,9 @@ def _text(value: str) -> str:
 
 def _ident(value: str) -> str:
     if not _ID_RE.match(value):
-        raise ValueError(f"{_describe(value)} is not an id (lowercase letters and digits "
-                         "joined by dashes)")
+        raise ValueError(
+            f"{_describe(value)} is not an id (lowercase letters and digits joined by dashes)"
+        )
     return value
 
 
@@ -51,8 +52,10 @@ def _kind(value: str) -> str:
 
 def _record_kind(value: str) -> str:
     if value not in RECORD_KINDS:
-        raise ValueError(f"{_describe(value)} is not one of "
-                         + ", ".join(f"{k} ({v})" for k, v in RECORD_KINDS.items()))
+        raise ValueError(
+            f"{_describe(value)} is not one of "
+            + ", ".join(f"{k} ({v})" for k, v in RECORD_KINDS.items())
+        )
     return value
 
 

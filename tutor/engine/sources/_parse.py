@@ -19,8 +19,8 @@ from tutor.engine.sources._rulesets import _parse_ruleset
 if TYPE_CHECKING:
     from tutor.engine.sources._models import BasedOn, Problem, RecordEntry, _Grounds
 
-def _parse_file(path: Path, origin: str = "own",
-                left_out: list[str] | None = None) -> _RawSource:
+
+def _parse_file(path: Path, origin: str = "own", left_out: list[str] | None = None) -> _RawSource:
     """Read and check the source file ``path`` (references to other files' quotations and
     rulesets are resolved later, when the library is built); ``origin`` says where it was found
     (``own``, ``home`` or ``extra``).  The file's shape is checked by its model
@@ -29,26 +29,53 @@ def _parse_file(path: Path, origin: str = "own",
     ``left_out`` (a teacher's file) a refused record is left out on its own instead, its line
     added to ``left_out``, and the file kept with its other records."""
     from tutor.engine.sources._models import SourceFile  # pydantic: once the files are read
+
     f = _File(path)
     if f.root is None:
-        raise DataError(f"{f.display}:1: the file is empty; expected a source mapping "
-                        "(see sources/README.md)")
+        raise DataError(
+            f"{f.display}:1: the file is empty; expected a source mapping (see sources/README.md)"
+        )
     m = validate(SourceFile, f.doc.value(), doc=f.doc, given=True)
     c = m.citation
-    raw = _RawSource(path=path, id=m.id, id_line=f.doc.line_of("id"), kind=m.kind,
-                     citation={"title": c.title, "author": c.author, "in": c.in_,
-                               "date": c.date, "published": c.published},
-                     text=m.text, summary=m.summary, quotations={}, records=[], problems=[],
-                     problem_rulesets=[], rulesets=[], origin=origin)
+    raw = _RawSource(
+        path=path,
+        id=m.id,
+        id_line=f.doc.line_of("id"),
+        kind=m.kind,
+        citation={
+            "title": c.title,
+            "author": c.author,
+            "in": c.in_,
+            "date": c.date,
+            "published": c.published,
+        },
+        text=m.text,
+        summary=m.summary,
+        quotations={},
+        records=[],
+        problems=[],
+        problem_rulesets=[],
+        rulesets=[],
+        origin=origin,
+    )
     if m.dated is not None:
         d = m.dated
-        raw.dated = {"year": d.year, "date": d.date or str(d.year),
-                     **_grounds(f, d, ("dated",), raw)}
+        raw.dated = {
+            "year": d.year,
+            "date": d.date or str(d.year),
+            **_grounds(f, d, ("dated",), raw),
+        }
     _parse_based_on(f, m.based_on or [], raw)
     for qid, q in (m.quotations or {}).items():
-        raw.quotations[qid] = Quotation(source=raw.id, id=qid, text=q.text, where=q.where,
-                                        speaker=q.speaker, in_=q.in_,
-                                        line=f.doc.line_of("quotations", qid))
+        raw.quotations[qid] = Quotation(
+            source=raw.id,
+            id=qid,
+            text=q.text,
+            where=q.where,
+            speaker=q.speaker,
+            in_=q.in_,
+            line=f.doc.line_of("quotations", qid),
+        )
     refused = _parse_records(f, m.records or [], raw)
     _parse_problems(f, m.problems or [], raw)
     node = f.doc.find("rulesets")
@@ -56,8 +83,10 @@ def _parse_file(path: Path, origin: str = "own",
         for rid, (knode, rnode) in f.mapping(node, "rulesets").items():
             raw.rulesets.append(_parse_ruleset(f, raw, rid, knode, rnode))
     if refused and left_out is not None:
-        left_out += [f"{line} (this record is left out; the other records of the file are kept)"
-                     for line in refused]
+        left_out += [
+            f"{line} (this record is left out; the other records of the file are kept)"
+            for line in refused
+        ]
     elif refused:
         raise DataError("\n".join(refused))
     return raw
@@ -81,10 +110,18 @@ def _grounds(f: _File, g: _Grounds, at: tuple[int | str, ...], raw: _RawSource) 
     if not quotes:
         raise refusal(f.doc, "give at least one quotation: the words it rests on", *at, "quotes")
     if g.status == "read" and not g.note:
-        raise refusal(f.doc, "a reading needs a note (our words: how the quotations show it)",
-                      *at, "note", line=f.doc.line_of(*at, "status"))
-    return {"status": g.status, "quotes": tuple(_qualify(r, raw.id) for r in quotes),
-            "note": g.note}
+        raise refusal(
+            f.doc,
+            "a reading needs a note (our words: how the quotations show it)",
+            *at,
+            "note",
+            line=f.doc.line_of(*at, "status"),
+        )
+    return {
+        "status": g.status,
+        "quotes": tuple(_qualify(r, raw.id) for r in quotes),
+        "note": g.note,
+    }
 
 
 def _parse_based_on(f: _File, based_on: list[BasedOn], raw: _RawSource) -> None:
@@ -97,39 +134,57 @@ def _parse_based_on(f: _File, based_on: list[BasedOn], raw: _RawSource) -> None:
         if b.source == raw.id:
             raise refusal(f.doc, "a source is not based on itself", *at)
         if b.source in seen:
-            raise refusal(f.doc, f"'{b.source}' is listed twice (first at line {seen[b.source]})",
-                          *at)
+            raise refusal(
+                f.doc, f"'{b.source}' is listed twice (first at line {seen[b.source]})", *at
+            )
         seen[b.source] = line
-        raw.based_on.append({"source": b.source, "line": line, "path": key_path(at),
-                             **_grounds(f, b, ("based_on", i), raw)})
+        raw.based_on.append(
+            {
+                "source": b.source,
+                "line": line,
+                "path": key_path(at),
+                **_grounds(f, b, ("based_on", i), raw),
+            }
+        )
 
 
 def _parse_problems(f: _File, problems: list[Problem], raw: _RawSource) -> None:
     seen: dict[str, int] = {}
     for i, p in enumerate(problems):
         if p.id in seen:
-            raise refusal(f.doc, f"duplicate problem id '{p.id}' (first at line {seen[p.id]})",
-                          "problems", i, "id")
+            raise refusal(
+                f.doc,
+                f"duplicate problem id '{p.id}' (first at line {seen[p.id]})",
+                "problems",
+                i,
+                "id",
+            )
         seen[p.id] = f.doc.line_of("problems", i, "id")
         quotes = _refs(f, p.quotes, ("problems", i, "quotes"), raw)
         for j, rid in enumerate(p.rulesets):
             at = ("problems", i, "rulesets", j)
             raw.problem_rulesets.append((rid, f.doc.line_of(*at), key_path(at)))
-        raw.problems.append({
-            "id": p.id, "source": raw.id, "summary": p.summary,
-            "quotes": tuple(_qualify(r, raw.id) for r in quotes),
-            "rulesets": tuple(p.rulesets),
-        })
+        raw.problems.append(
+            {
+                "id": p.id,
+                "source": raw.id,
+                "summary": p.summary,
+                "quotes": tuple(_qualify(r, raw.id) for r in quotes),
+                "rulesets": tuple(p.rulesets),
+            }
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # Records of the game (records:, see _records)
+
 
 def _parse_records(f: _File, records: list[object], raw: _RawSource) -> list[str]:
     """Each entry of ``records`` into ``raw.records``; returns a line ``FILE:LINE: KEY: what is
     wrong`` for each entry that is refused (every entry is checked, so a teacher sees every
     problem at once), the good ones kept."""
     from tutor.engine.sources._models import RecordEntry
+
     problems: list[str] = []
     seen: dict[str, int] = {}
     for i, value in enumerate(records):
@@ -143,12 +198,14 @@ def _parse_records(f: _File, records: list[object], raw: _RawSource) -> list[str
     return problems
 
 
-def _parse_record(f: _File, e: RecordEntry, at: tuple[int | str, ...], raw: _RawSource,
-                  seen: dict[str, int]) -> Record:
+def _parse_record(
+    f: _File, e: RecordEntry, at: tuple[int | str, ...], raw: _RawSource, seen: dict[str, int]
+) -> Record:
     line = f.doc.line_of(*at, "id")
     if e.id in seen:
-        raise refusal(f.doc, f"duplicate record id '{e.id}' (first at line {seen[e.id]})", *at,
-                      "id")
+        raise refusal(
+            f.doc, f"duplicate record id '{e.id}' (first at line {seen[e.id]})", *at, "id"
+        )
     try:
         date = parse_date(e.date)
     except ValueError as exc:
@@ -165,14 +222,30 @@ def _parse_record(f: _File, e: RecordEntry, at: tuple[int | str, ...], raw: _Raw
         parts = [who.author, who.title, _str(who.date), who.published, _str(who.page)]
         reporter = ", ".join(p for p in parts if p)
     if report and not (reported_by or reporter):
-        raise refusal(f.doc, "a report is the words of whoever reports the record: name them "
-                      "(reported_by: a source id, or {author: ..., title: ...})",
-                      *at, "reported_by")
+        raise refusal(
+            f.doc,
+            "a report is the words of whoever reports the record: name them "
+            "(reported_by: a source id, or {author: ..., title: ...})",
+            *at,
+            "reported_by",
+        )
     seen[e.id] = line
     c = e.citation
-    return Record(id=e.id, kind=e.kind, date=date, author=c.author, title=c.title,
-                  page=_str(c.page), quote=quote, reported_by=reported_by,
-                  reporter=reporter, report=report, note=e.note, source=raw.id, line=line)
+    return Record(
+        id=e.id,
+        kind=e.kind,
+        date=date,
+        author=c.author,
+        title=c.title,
+        page=_str(c.page),
+        quote=quote,
+        reported_by=reported_by,
+        reporter=reporter,
+        report=report,
+        note=e.note,
+        source=raw.id,
+        line=line,
+    )
 
 
 def _str(value: str | int | None) -> str | None:
@@ -180,16 +253,19 @@ def _str(value: str | int | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _own_quote(f: _File, ref: str | None, at: tuple[int | str, ...],
-               raw: _RawSource) -> str | None:
+def _own_quote(f: _File, ref: str | None, at: tuple[int | str, ...], raw: _RawSource) -> str | None:
     """The reference at ``at`` (a quotation of this file: a record's words are never another
     file's quotation, so nothing a file adds can change whose words a quotation is), or None."""
     if ref is None:
         return None
     src, _, qid = ref.rpartition(":")
     if src and src != raw.id:
-        raise refusal(f.doc, f"'{ref}' is another file's quotation: a record's words must be a "
-                      "quotation of its own file (quotations:)", *at)
+        raise refusal(
+            f.doc,
+            f"'{ref}' is another file's quotation: a record's words must be a "
+            "quotation of its own file (quotations:)",
+            *at,
+        )
     if not _ID_RE.match(qid):
         raise refusal(f.doc, f"'{ref}' is not a quotation id", *at)
     raw.refs.append(_Ref(qid, f.doc.line_of(*at), key_path(at)))

@@ -20,8 +20,11 @@ from typing import Any
 __all__ = ["CIRCA_SPAN", "RECORD_KINDS", "Record", "RecordDate", "parse_date"]
 
 #: The kinds of record, with what each is in a few words.
-RECORD_KINDS = {"name": "a record of the name", "play": "a description of play",
-                "other": "a mention with another meaning"}
+RECORD_KINDS = {
+    "name": "a record of the name",
+    "play": "a description of play",
+    "other": "a mention with another meaning",
+}
 #: The years either side of a year written "c. YEAR" that it may stand for.
 CIRCA_SPAN = 10
 #: The earliest and latest year a record may be dated (a guard against typing slips).
@@ -65,7 +68,7 @@ class RecordDate:
             return (0, hi - 0.5)
         if self.form == "after" and lo is not None:
             return (0, lo + 0.5)
-        assert lo is not None and hi is not None    # a dated span has both ends
+        assert lo is not None and hi is not None  # a dated span has both ends
         return (0, (lo + hi) / 2)
 
     def before(self, other: RecordDate) -> bool:
@@ -109,8 +112,10 @@ def parse_date(value: object) -> RecordDate:
     if value is None:
         return RecordDate("undated", "undated", None, None)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError(f"expected a year or a date such as 'c. 1665', 'by 1784', '1590-1600' "
-                         f"or '18th century', got {_describe(value)}")
+        raise ValueError(
+            f"expected a year or a date such as 'c. 1665', 'by 1784', '1590-1600' "
+            f"or '18th century', got {_describe(value)}"
+        )
     text = " ".join(str(value).split())
     low = text.lower()
     m = _YEAR.match(low)
@@ -130,13 +135,14 @@ def parse_date(value: object) -> RecordDate:
     m = _RANGE.match(low)
     if m:
         lo = _year(int(m.group(2)))
-        end = m.group(3)            # "1665-70", as historians write it: the same century
+        end = m.group(3)  # "1665-70", as historians write it: the same century
         hi = _year(lo // 100 * 100 + int(end) if len(end) == 2 else int(end))
         if hi <= lo:
             raise ValueError(f"the range {text!r} must run from an earlier year to a later one")
-        if m.group(1):              # "c. 1665-70": about those years
-            return RecordDate(f"c. {lo}–{hi}", "range", lo - CIRCA_SPAN, hi + CIRCA_SPAN,
-                              (lo + hi) // 2)
+        if m.group(1):  # "c. 1665-70": about those years
+            return RecordDate(
+                f"c. {lo}–{hi}", "range", lo - CIRCA_SPAN, hi + CIRCA_SPAN, (lo + hi) // 2
+            )
         return RecordDate(f"{lo}–{hi}", "range", lo, hi, (lo + hi) // 2)
     m = _DECADE.match(low)
     if m:
@@ -155,10 +161,12 @@ def parse_date(value: object) -> RecordDate:
         _year(hi)
         shown = f"{qualifier} {_ordinal(n)} century" if qualifier else f"{_ordinal(n)} century"
         return RecordDate(shown, "century", lo, hi, (lo + hi) // 2, qualifier)
-    raise ValueError(f"{text!r} is not a date: write a year (1522), 'c. 1665', 'by 1784', "
-                     "'before 1600', 'after 1700', '1590-1600', '1665-70', 'c. 1665-70', "
-                     "'1590s', '18th century' or 'late 16th "
-                     "century', or null for undated")
+    raise ValueError(
+        f"{text!r} is not a date: write a year (1522), 'c. 1665', 'by 1784', "
+        "'before 1600', 'after 1700', '1590-1600', '1665-70', 'c. 1665-70', "
+        "'1590s', '18th century' or 'late 16th "
+        "century', or null for undated"
+    )
 
 
 def _describe(value: Any) -> str:
@@ -166,8 +174,7 @@ def _describe(value: Any) -> str:
         return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    return f"the number {value}" if isinstance(value, (int, float)) else \
-        f"a {type(value).__name__}"
+    return f"the number {value}" if isinstance(value, (int, float)) else f"a {type(value).__name__}"
 
 
 def _year(y: int) -> int:

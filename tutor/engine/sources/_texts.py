@@ -43,8 +43,10 @@ def locate(name: str, yaml_path: Path | str, texts_dir: Path | str | None) -> Pa
             continue
         return candidate
     if escaped is not None:
-        raise TextRefused(f"it leads out of the folder {escaped} (the text of a source is a file "
-                          "in its sources folder or in the source-texts folder)")
+        raise TextRefused(
+            f"it leads out of the folder {escaped} (the text of a source is a file "
+            "in its sources folder or in the source-texts folder)"
+        )
     return None
 
 
@@ -56,6 +58,8 @@ def read(path: Path) -> str:
     with open_input(path) as fh:
         data = fh.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
-        raise TextRefused(f"it is larger than {MAX_TEXT_BYTES:,} bytes, more than a source text "
-                          "needs; check that it is the file you meant")
+        raise TextRefused(
+            f"it is larger than {MAX_TEXT_BYTES:,} bytes, more than a source text "
+            "needs; check that it is the file you meant"
+        )
     return data.decode("utf-8-sig")

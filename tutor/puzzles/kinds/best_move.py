@@ -127,25 +127,30 @@ def promising(an: Analysis, margin: float) -> bool:
     ahead by at least half of ``margin``, with a 95% interval on the paired difference that
     excludes zero."""
     second = runner_up(an)
-    return (second is not None and lead(an) >= margin / 2
-            and second.diff + second.diff_ci95 < 0)
+    return second is not None and lead(an) >= margin / 2 and second.diff + second.diff_ci95 < 0
 
 
 def clear_best(an: Analysis, margin: float) -> bool:
     """True when the analysis ``an`` has one clearly best option: it beats the
     :func:`runner_up` by at least ``margin`` and the two 95% intervals do not overlap."""
     best, second = an.best, runner_up(an)
-    return (second is not None and best.mean - second.mean >= margin
-            and best.mean - best.ci95 > second.mean + second.ci95)
+    return (
+        second is not None
+        and best.mean - second.mean >= margin
+        and best.mean - best.ci95 > second.mean + second.ci95
+    )
 
 
 def confirmed(deal: Deal, selection: Analysis, confirmation: Analysis, margin: float) -> bool:
     """True when the second, independent analysis ``confirmation`` agrees with ``selection``:
     the same best play, clearly best (:attr:`Analysis.separated`: every other play's interval
     on its difference from it below zero), ahead of the next by at least ``margin``."""
-    return (confirmation.separated and lead(confirmation) >= margin
-            and option_class(deal, confirmation.best.action)
-            == option_class(deal, selection.best.action))
+    return (
+        confirmation.separated
+        and lead(confirmation) >= margin
+        and option_class(deal, confirmation.best.action)
+        == option_class(deal, selection.best.action)
+    )
 
 
 def _mixed(deal: Deal, seat: int) -> bool:
@@ -173,8 +178,10 @@ def advice_share(deal: Deal, seat: int, best_action: Action | None) -> float:
     legal = deal.legal_actions()
     bot = make_bot("counter")
     key = option_class(deal, best_action)
-    hits = sum(option_class(deal, bot.choose(deal, legal, random.Random(k))) == key
-               for k in range(ADVICE_DRAWS))
+    hits = sum(
+        option_class(deal, bot.choose(deal, legal, random.Random(k))) == key
+        for k in range(ADVICE_DRAWS)
+    )
     return hits / ADVICE_DRAWS
 
 
@@ -183,8 +190,14 @@ def _result_words(x: int, unit: str) -> str:
     return f"{number(x)[:-3]} {word}"
 
 
-def playout_lines(deal: Deal, seat: int, worse: Action, better: Action, seed: int,
-                  labels: Mapping[tuple[object, ...] | None, str]) -> list[str]:
+def playout_lines(
+    deal: Deal,
+    seat: int,
+    worse: Action,
+    better: Action,
+    seed: int,
+    labels: Mapping[tuple[object, ...] | None, str],
+) -> list[str]:
     """One sample play-out of ``worse`` against ``better`` in words: a line for each, the
     moves after it up to :data:`PLAYOUT_ACTIONS` and the seat's final result."""
     po = sample_playout(deal, seat, worse, better, seed)
@@ -192,11 +205,12 @@ def playout_lines(deal: Deal, seat: int, worse: Action, better: Action, seed: in
     unit = deal.ruleset.unit
     out = []
     for a, line, res in zip(po.options, po.lines, po.results):
-        moves = [action_text(b, names, seat, True).plain for b in line[1:PLAYOUT_ACTIONS + 1]]
+        moves = [action_text(b, names, seat, True).plain for b in line[1 : PLAYOUT_ACTIONS + 1]]
         more = "; and so on to the end" if len(line) > PLAYOUT_ACTIONS + 1 else ""
         then = ("then " + "; ".join(moves) + more + ". ") if moves else ""
-        out.append(f"- {labels[option_class(deal, a)]}: {then}You end with "
-                   f"{_result_words(res, unit)}.")
+        out.append(
+            f"- {labels[option_class(deal, a)]}: {then}You end with {_result_words(res, unit)}."
+        )
     return out
 
 
@@ -204,15 +218,17 @@ class BestMove(PuzzleKind):
     name = "best-move"
     analysed = True
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": "default", "prefer": CASES[set_index(seed) % len(CASES)]}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme != "capture-safe" or plan["prefer"] == "other"
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         if deal.to_move != seat or deal.free_actions(seat):
             return {}
         listed = []
@@ -225,14 +241,17 @@ class BestMove(PuzzleKind):
         if len(listed) != len(classes) or set(listed) != set(classes):
             return {}
         keys = ("best", "margin", "margin_ci95", "unit", "policy", "samples", "seed", "selection")
-        return {"choices": [dict(c) for c in data["choices"]], **{k: data[k] for k in keys},
-                "principles": [dict(p) for p in data["principles"]]}
+        return {
+            "choices": [dict(c) for c in data["choices"]],
+            **{k: data[k] for k in keys},
+            "principles": [dict(p) for p in data["principles"]],
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         opts = ctx.defn.options
         samples = int(opts.get("samples", 400))
         confirm = int(opts.get("confirm", 2000))
-        if not covers(ctx.rs, ctx.players):     # rules only the pure engine plays: smaller budgets
+        if not covers(ctx.rs, ctx.players):  # rules only the pure engine plays: smaller budgets
             samples = int(opts.get("samples_pure", samples))
             confirm = int(opts.get("confirm_pure", confirm))
         margin = float(opts.get("margin", 0.5))
@@ -241,7 +260,7 @@ class BestMove(PuzzleKind):
         screens = int(opts.get("screens", 12))
         screen = int(opts.get("screen", 32))
         policy = str(opts.get("policy", "counter"))
-        spots: list[tuple[Deal, int]] = []            # (a position, the seat to move)
+        spots: list[tuple[Deal, int]] = []  # (a position, the seat to move)
 
         def observer(d: Deal, a: Action) -> None:
             p = d.to_move
@@ -266,17 +285,32 @@ class BestMove(PuzzleKind):
                 conf = turn_analysis(deal, seat, cseed, confirm, policy)
                 found = principles(deal, seat, conf)
                 if confirmed(deal, an, conf, margin) and found is not None:
-                    return self._candidate(ctx, deal, seat, conf, found,
-                                           {"seed": cseed, "samples": confirm},
-                                           {"seed": seed, "samples": samples}, policy)
+                    return self._candidate(
+                        ctx,
+                        deal,
+                        seat,
+                        conf,
+                        found,
+                        {"seed": cseed, "samples": confirm},
+                        {"seed": seed, "samples": samples},
+                        policy,
+                    )
             budget -= 1
             if budget <= 0:
                 break
         return None
 
-    def _candidate(self, ctx: Ctx, deal: Deal, seat: int, an: Analysis,
-                   found: list[tuple[Action, Principle]], budget: dict[str, int],
-                   selection: dict[str, int], policy: str) -> Candidate:
+    def _candidate(
+        self,
+        ctx: Ctx,
+        deal: Deal,
+        seat: int,
+        an: Analysis,
+        found: list[tuple[Action, Principle]],
+        budget: dict[str, int],
+        selection: dict[str, int],
+        policy: str,
+    ) -> Candidate:
         entries = turn_options(deal, seat)
         ctx.rng.shuffle(entries)
         # each option shown as one of its class drawn at random, not the engine's first: the
@@ -285,42 +319,67 @@ class BestMove(PuzzleKind):
         # the same with other suits" did)
         members: dict[tuple[object, ...] | None, list[Action]] = {}
         for m in decision_options(deal, seat, "turn"):
-            assert m is not None                    # (a turn option is an action, never hold)
+            assert m is not None  # (a turn option is an action, never hold)
             members.setdefault(option_class(deal, m), []).append(m)
         best = an.best
-        assert best.action is not None              # (principles found: the best is an action)
+        assert best.action is not None  # (principles found: the best is an action)
         best_key = option_class(deal, best.action)
         second = runner_up(an)
-        assert second is not None                   # (clear_best: another play is listed)
+        assert second is not None  # (clear_best: another play is listed)
         unit = an.unit
         choices: list[dict[str, Any]] = []
         best_letter = ""
         letter_of: dict[tuple[object, ...] | None, str] = {}
         for i, (first, _alike) in enumerate(entries):
-            v = an.value_of(first)          # every option of a class is worth the same
+            v = an.value_of(first)  # every option of a class is worth the same
             a = ctx.rng.choice(members[option_class(deal, first)])
             letter = LETTERS[i]
             letter_of[option_class(deal, a)] = letter
             if option_class(deal, a) == best_key:
                 best_letter = letter
-            choices.append({"letter": letter, "move": action_to_json(a),
-                            # every option worded alike: the same play with other suits is
-                            # said once, in the question, not after some options (issue 42:
-                            # "or the same with other suits" was right 0.28 of the time, its
-                            # absence 0.48, and the partial-input learner went by it)
-                            "text": option_label(a), "mean": round(v.mean, 4),
-                            "ci95": round(v.ci95, 4), "diff": round(v.diff, 4),
-                            "diff_ci95": round(v.diff_ci95, 4)})
+            choices.append(
+                {
+                    "letter": letter,
+                    "move": action_to_json(a),
+                    # every option worded alike: the same play with other suits is
+                    # said once, in the question, not after some options (issue 42:
+                    # "or the same with other suits" was right 0.28 of the time, its
+                    # absence 0.48, and the partial-input learner went by it)
+                    "text": option_label(a),
+                    "mean": round(v.mean, 4),
+                    "ci95": round(v.ci95, 4),
+                    "diff": round(v.diff, 4),
+                    "diff_ci95": round(v.diff_ci95, 4),
+                }
+            )
         by_letter = {c["letter"]: c for c in choices}
         runner = by_letter[letter_of[option_class(deal, second.action)]]
         ahead = round(-second.diff, 4)
-        against = sorted(({"letter": letter_of[option_class(deal, o)], "key": p.key,
-                           "advice": p.advice, "quote": p.quote, "text": p.text}
-                          for o, p in found), key=lambda x: x["letter"])
-        data = {"choices": choices, "best": best_letter, "margin": ahead,
-                "margin_ci95": round(second.diff_ci95, 4), "unit": unit, "policy": policy,
-                "samples": budget["samples"], "seed": budget["seed"], "selection": selection,
-                "principles": against}
+        against = sorted(
+            (
+                {
+                    "letter": letter_of[option_class(deal, o)],
+                    "key": p.key,
+                    "advice": p.advice,
+                    "quote": p.quote,
+                    "text": p.text,
+                }
+                for o, p in found
+            ),
+            key=lambda x: x["letter"],
+        )
+        data = {
+            "choices": choices,
+            "best": best_letter,
+            "margin": ahead,
+            "margin_ci95": round(second.diff_ci95, 4),
+            "unit": unit,
+            "policy": policy,
+            "samples": budget["samples"],
+            "seed": budget["seed"],
+            "selection": selection,
+            "principles": against,
+        }
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         b = by_letter[best_letter]
         lines = []
@@ -329,26 +388,36 @@ class BestMove(PuzzleKind):
             if c["letter"] == best_letter:
                 lines.append(head + ": the best.")
             else:
-                lines.append(head + f": {-c['diff']:.2f} ± {c['diff_ci95']:.2f} less than "
-                                    f"{best_letter}.")
+                lines.append(
+                    head + f": {-c['diff']:.2f} ± {c['diff_ci95']:.2f} less than {best_letter}."
+                )
         counting = []
         for o in deal.capture_options(seat):
             verdict = "at risk" if o.at_risk else "can wait"
-            counting.append(f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
-                            f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}.")
+            counting.append(
+                f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
+                f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}."
+            )
         defn = ctx.defn
-        why = [f"- Against {p['letter']}) {by_letter[p['letter']]['text']}: "
-               f"{p['advice'][0].upper()}{p['advice'][1:]}. {p['text']}" for p in against]
+        why = [
+            f"- Against {p['letter']}) {by_letter[p['letter']]['text']}: "
+            f"{p['advice'][0].upper()}{p['advice'][1:]}. {p['text']}"
+            for p in against
+        ]
         facts = {
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
             "values": "\n".join(lines),
-            "verdict": (f"{best_letter}) {b['text']} is the best move: {ahead:.2f} ± "
-                        f"{data['margin_ci95']:.2f} {unit} ahead of the next best, "
-                        f"{runner['letter']}) {runner['text']}."),
+            "verdict": (
+                f"{best_letter}) {b['text']} is the best move: {ahead:.2f} ± "
+                f"{data['margin_ci95']:.2f} {unit} ahead of the next best, "
+                f"{runner['letter']}) {runner['text']}."
+            ),
             "principles": (defn.word("principles_lead", "Why:") + "\n" + "\n".join(why)),
-            "counting": (defn.word("counting_lead", "The counting:") + "\n"
-                         + "\n".join(counting)) if counting else "",
-            "samples": budget["samples"], "unit": unit,
+            "counting": (defn.word("counting_lead", "The counting:") + "\n" + "\n".join(counting))
+            if counting
+            else "",
+            "samples": budget["samples"],
+            "unit": unit,
             "selection_samples": selection["samples"],
             "min_margin": f"{float(ctx.defn.options.get('margin', 0.5)):g}",
             "policy": defn.word_map("policies").get(policy, policy),
@@ -359,14 +428,25 @@ class BestMove(PuzzleKind):
         tags = {tag} | {p["key"] for p in against}
         if share == 0:
             tags.add("against-advice")
-        features = {"options": float(len(choices) - 2), "close": float(ahead < 1.0),
-                    "against_advice": 1.0 - share}
-        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
-                         accepted=[best_letter, best_letter.lower()], facts=facts,
-                         features=features,
-                         themes=["best-move", tag] + (["against-advice"] if share == 0 else []),
-                         theme="best-move", tags=tags, data=data,
-                         quotes=list(dict.fromkeys(p["quote"] for p in against)))
+        features = {
+            "options": float(len(choices) - 2),
+            "close": float(ahead < 1.0),
+            "against_advice": 1.0 - share,
+        }
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=answer,
+            accepted=[best_letter, best_letter.lower()],
+            facts=facts,
+            features=features,
+            themes=["best-move", tag] + (["against-advice"] if share == 0 else []),
+            theme="best-move",
+            tags=tags,
+            data=data,
+            quotes=list(dict.fromkeys(p["quote"] for p in against)),
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -384,14 +464,19 @@ class BestMove(PuzzleKind):
         unit = p.answer["unit"]
         got = by_letter[picked[0]]
         if got is best:
-            return Verdict(True, f"Right: {best['letter']}) {best['text']} is the best move, "
-                                 f"{p.answer['margin']:.2f} ± {p.answer['margin_ci95']:.2f} "
-                                 f"{unit} ahead of the next best.")
+            return Verdict(
+                True,
+                f"Right: {best['letter']}) {best['text']} is the best move, "
+                f"{p.answer['margin']:.2f} ± {p.answer['margin_ci95']:.2f} "
+                f"{unit} ahead of the next best.",
+            )
         defn = definition(self.name)
         words = defn.word("retry", "Not yet. Look again, and try once more.")
-        message = (f"Not the best: {got['letter']}) {got['text']} is worth "
-                   f"{-got['diff']:.2f} ± {got['diff_ci95']:.2f} {unit} less than "
-                   f"{best['letter']}) {best['text']}.")
+        message = (
+            f"Not the best: {got['letter']}) {got['text']} is worth "
+            f"{-got['diff']:.2f} ± {got['diff_ci95']:.2f} {unit} less than "
+            f"{best['letter']}) {best['text']}."
+        )
         why = next((x for x in p.answer["principles"] if x["letter"] == got["letter"]), None)
         if why is not None:
             message += f" {why['advice'][0].upper()}{why['advice'][1:]}. {why['text']}"
@@ -404,18 +489,25 @@ class BestMove(PuzzleKind):
         deal = p.deal()
         worse = action_from_json(got["move"], 0)
         better = action_from_json(best["move"], 0)
-        labels = {option_class(deal, worse): f"{got['letter']}) {got['text']}",
-                  option_class(deal, better): f"{best['letter']}) {best['text']}"}
+        labels = {
+            option_class(deal, worse): f"{got['letter']}) {got['text']}",
+            option_class(deal, better): f"{best['letter']}) {best['text']}",
+        }
         lead = definition(self.name).word(
-            "playout_lead", "One deal of the cards you could not see, played out both ways by "
-                            "the same computer players:")
-        return "\n".join([lead] + playout_lines(deal, p.seat, worse, better,
-                                                  text_seed(f"{p.id}/playout"), labels))
+            "playout_lead",
+            "One deal of the cards you could not see, played out both ways by "
+            "the same computer players:",
+        )
+        return "\n".join(
+            [lead]
+            + playout_lines(deal, p.seat, worse, better, text_seed(f"{p.id}/playout"), labels)
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]
 
     def wrong_answer(self, p: Puzzle) -> str | None:
-        letter: str = next(c["letter"] for c in p.answer["choices"]
-                           if c["letter"] != p.answer["best"])
+        letter: str = next(
+            c["letter"] for c in p.answer["choices"] if c["letter"] != p.answer["best"]
+        )
         return letter

@@ -45,8 +45,18 @@ from tutor.puzzles.reader import NOTHING_WORDS, read
 
 #: The cases a puzzle is aimed at, in the order the seeds cycle through them (see
 #: :meth:`CaptureNow.cases` for when the endgame is left out).
-CASES = ("one-at-risk", "all-safe", "several-at-risk", "one-at-risk", "endgame",
-         "one-at-risk", "all-safe", "several-at-risk", "one-at-risk", "all-safe")
+CASES = (
+    "one-at-risk",
+    "all-safe",
+    "several-at-risk",
+    "one-at-risk",
+    "endgame",
+    "one-at-risk",
+    "all-safe",
+    "several-at-risk",
+    "one-at-risk",
+    "all-safe",
+)
 #: Deals one attempt plays looking for the endgame case (about one deal in 150 has it), and
 #: the attempts that look for it before settling for an all-safe position.
 ENDGAME_DEALS = 8
@@ -103,12 +113,17 @@ def analysis_hint(p: Puzzle) -> str:
     if second.diff + second.diff_ci95 < 0:
         key = "analysis_hint"
     elif lead < 0.005 and second.diff_ci95 < 0.005:
-        key = "analysis_hint_equal"         # the same result in every deal played out
+        key = "analysis_hint_equal"  # the same result in every deal played out
     else:
         key = "analysis_hint_close"
-    facts = {"best": option_label(best.action), "second": option_label(second.action),
-             "margin": f"{lead:.2f}", "ci": f"{second.diff_ci95:.2f}",
-             "unit": an.unit, "samples": samples}
+    facts = {
+        "best": option_label(best.action),
+        "second": option_label(second.action),
+        "margin": f"{lead:.2f}",
+        "ci": f"{second.diff_ci95:.2f}",
+        "unit": an.unit,
+        "samples": samples,
+    }
     return defn.fill(defn.word(key), facts, f"words.{key}")
 
 
@@ -139,20 +154,27 @@ class CaptureNow(PuzzleKind):
             return CASES
         return tuple(c for c in CASES if c != "endgame")
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         cases = self.cases(rs, players)
-        return {"variant": "default", "case": cases[set_index(seed) % len(cases)],
-                "prefer": base.choice(["counting", "hold-back", "any", "any"])}
+        return {
+            "variant": "default",
+            "case": cases[set_index(seed) % len(cases)],
+            "prefer": base.choice(["counting", "hold-back", "any", "any"]),
+        }
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme not in CASES or plan["case"] == theme
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         opts = deal.capture_options(seat)
-        return {"at_risk": [rank_code(o.rank) for o in opts if o.at_risk],
-                "safe": [rank_code(o.rank) for o in opts if not o.at_risk]}
+        return {
+            "at_risk": [rank_code(o.rank) for o in opts if o.at_risk],
+            "safe": [rank_code(o.rank) for o in opts if not o.at_risk],
+        }
 
     def _collect(self, ctx: Ctx, case: str) -> list[Deal]:
         """Positions of ``case`` from one deal played by computer players."""
@@ -185,15 +207,19 @@ class CaptureNow(PuzzleKind):
             return None
         rng = ctx.rng
         prefer = ctx.plan["prefer"]
-        themed = [d for d in found
-                  if any(option_theme(o) == prefer for o in d.capture_options(_mover(d)))]
+        themed = [
+            d for d in found if any(option_theme(o) == prefer for o in d.capture_options(_mover(d)))
+        ]
         deal = rng.choice(themed or found)
         seat = _mover(deal)
         opts = deal.capture_options(seat)
         risky = [o for o in opts if o.at_risk]
         safe = [o for o in opts if not o.at_risk]
-        caps = [a for a in deal.legal_actions()
-                if a.kind == "capture" and a.rank in {o.rank for o in risky}]
+        caps = [
+            a
+            for a in deal.legal_actions()
+            if a.kind == "capture" and a.rank in {o.rank for o in risky}
+        ]
         if risky:
             canonical = join([RANK_PLURALS[o.rank] for o in risky])
             accepted = [canonical, " ".join(rank_code(o.rank) for o in risky)]
@@ -204,70 +230,104 @@ class CaptureNow(PuzzleKind):
         lines = []
         for o in opts:
             verdict = "cannot wait" if o.at_risk else "can wait"
-            lines.append(f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
-                         f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}.")
+            lines.append(
+                f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
+                f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}."
+            )
         kinds = sorted({option_theme(o) for o in opts})
         if len(risky) == 1:
             cap = next(a for a in caps if a.rank == risky[0].rank)
-            verdict = (f"Take the {RANK_PLURALS[risky[0].rank]} now ({pretty_cards(cap.cards)} "
-                       f"takes {pretty_cards(cap.table)}); the {join([RANK_PLURALS[o.rank] for o in safe])} "
-                       "can wait.")
+            verdict = (
+                f"Take the {RANK_PLURALS[risky[0].rank]} now ({pretty_cards(cap.cards)} "
+                f"takes {pretty_cards(cap.table)}); the {join([RANK_PLURALS[o.rank] for o in safe])} "
+                "can wait."
+            )
         elif risky:
-            verdict = (f"The {join([RANK_PLURALS[o.rank] for o in risky])} are "
-                       f"{'both' if len(risky) == 2 else 'all'} at risk, "
-                       "and you can make only one capture this turn: take one of them now and "
-                       "you may lose the other" + ("s" if len(risky) > 2 else "")
-                       + (f"; the {join([RANK_PLURALS[o.rank] for o in safe])} can wait."
-                          if safe else "."))
+            verdict = (
+                f"The {join([RANK_PLURALS[o.rank] for o in risky])} are "
+                f"{'both' if len(risky) == 2 else 'all'} at risk, "
+                "and you can make only one capture this turn: take one of them now and "
+                "you may lose the other"
+                + ("s" if len(risky) > 2 else "")
+                + (f"; the {join([RANK_PLURALS[o.rank] for o in safe])} can wait." if safe else ".")
+            )
         else:
-            verdict = ("None of them is at risk: every capture you can make now will still be "
-                       "there at your next turn, so you may take any of them.")
-        example = next(RANK_PLURALS[r] for r in (6, 8, 3, 10, 1, 4, 11, 0, 2, 5, 7, 9, 12)
-                       if r not in {o.rank for o in opts})
+            verdict = (
+                "None of them is at risk: every capture you can make now will still be "
+                "there at your next turn, so you may take any of them."
+            )
+        example = next(
+            RANK_PLURALS[r]
+            for r in (6, 8, 3, 10, 1, 4, 11, 0, 2, 5, 7, 9, 12)
+            if r not in {o.rank for o in opts}
+        )
         facts = {
-            "verdict": verdict, "counting": "\n".join(lines), "options": len(opts),
+            "verdict": verdict,
+            "counting": "\n".join(lines),
+            "options": len(opts),
             "option_ranks": join([RANK_PLURALS[o.rank] for o in opts]),
             "example": example,
         }
-        features = {"many_options": float(len(opts) >= 3),
-                    "counting": float(any(option_theme(o) == "counting" for o in safe)),
-                    "endgame": float(any(option_theme(o) == "endgame" for o in safe)),
-                    "several": float(len(risky) >= 2)}
+        features = {
+            "many_options": float(len(opts) >= 3),
+            "counting": float(any(option_theme(o) == "counting" for o in safe)),
+            "endgame": float(any(option_theme(o) == "endgame" for o in safe)),
+            "several": float(len(risky) >= 2),
+        }
         tags = set(kinds)
         if any(o.table == 3 for o in opts):
             tags.add("table_prial")
-        return Candidate(deal=deal, seat=seat, variant="default",
-                         answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["capture", "counting-risk", case] + kinds, theme=case,
-                         tags=tags)
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["capture", "counting-risk", case] + kinds,
+            theme=case,
+            tags=tags,
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
-        r = read(text, words=_WORDS, expected="name the ranks that cannot wait (for example "
-                                              "`sevens`), or answer `none`")
+        r = read(
+            text,
+            words=_WORDS,
+            expected="name the ranks that cannot wait (for example `sevens`), or answer `none`",
+        )
         deal = p.deal()
         hand, table = set(deal.hand(p.seat)), set(deal.table_cards())
         off = [c for c in r.cards if c not in hand and c not in table]
         if off:
-            raise AnswerError(f"{pretty_cards(off)}: not in your hand or on the table. Name the "
-                              "ranks that cannot wait, for example `sevens`, or `none`.")
+            raise AnswerError(
+                f"{pretty_cards(off)}: not in your hand or on the table. Name the "
+                "ranks that cannot wait, for example `sevens`, or `none`."
+            )
         named = {rank_of(c) for c in r.cards} | set(r.ranks)
         says_none = "none" in r.words
         if says_none and named:
             raise AnswerError("name the ranks that cannot wait, or answer `none`, not both")
         if not named and not says_none:
-            raise AnswerError("name the ranks that cannot wait (for example `sevens`), or "
-                              "answer `none` if every capture can wait")
+            raise AnswerError(
+                "name the ranks that cannot wait (for example `sevens`), or "
+                "answer `none` if every capture can wait"
+            )
         opts = {o.rank: o for o in deal.capture_options(p.seat)}
         right = {o.rank for o in opts.values() if o.at_risk}
         if named == right:
             if not right:
                 return Verdict(True, "Right: none of your captures is at risk.")
-            return Verdict(True, "Right: " + "; ".join(
-                f"the {RANK_PLURALS[x]} cannot wait ({opts[x].reason})" for x in sorted(right))
-                + ".")
+            return Verdict(
+                True,
+                "Right: "
+                + "; ".join(
+                    f"the {RANK_PLURALS[x]} cannot wait ({opts[x].reason})" for x in sorted(right)
+                )
+                + ".",
+            )
         parts = []
         for x in sorted(named - right):
             if x in opts:
@@ -282,15 +342,21 @@ class CaptureNow(PuzzleKind):
         union = len(named | right)
         bits = []
         if named - right:
-            bits.append("you named a capture that can wait" if (named - right) & set(opts)
-                        else "you named a rank you cannot capture now")
+            bits.append(
+                "you named a capture that can wait"
+                if (named - right) & set(opts)
+                else "you named a rank you cannot capture now"
+            )
         if right - named:
             bits.append("you left out a capture that cannot wait")
-        return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       credit=hits / union if union else 0.0,
-                       retry="Not yet: " + " and ".join(bits or ["look again"]) + ". For each "
-                             "rank you can capture, ask: could an opponent take the table cards "
-                             "before your next turn?")
+        return Verdict(
+            False,
+            "Not quite: " + "; ".join(parts) + ".",
+            credit=hits / union if union else 0.0,
+            retry="Not yet: " + " and ".join(bits or ["look again"]) + ". For each "
+            "rank you can capture, ask: could an opponent take the table cards "
+            "before your next turn?",
+        )
 
     def late_hints(self, p: Puzzle) -> list[Callable[[], str]]:
         return [lambda: analysis_hint(p)]

@@ -83,20 +83,26 @@ class ClaimWindow(OneLetterKind):
             return "it lets no oversight be claimed"
         return None
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         choices = [dict(c) for c in data["choices"]]
         case, o = _case(deal, seat, data["index"], data["rank"])
-        return {"choices": choices,
-                "right": [c["letter"] for c in choices if c["case"] == case],
-                "case": case, "index": data["index"], "rank": data["rank"],
-                "claimants": sorted(deal.claimants(o)) if o else [],
-                "until": claim_window(o.kind) if o else None,
-                "kind": OversightKind(o.kind).value if o else None}
+        return {
+            "choices": choices,
+            "right": [c["letter"] for c in choices if c["case"] == case],
+            "case": case,
+            "index": data["index"],
+            "rank": data["rank"],
+            "claimants": sorted(deal.claimants(o)) if o else [],
+            "until": claim_window(o.kind) if o else None,
+            "kind": OversightKind(o.kind).value if o else None,
+        }
 
     def _events(self, snaps: dict[int, Deal]) -> list[tuple[int, int, bool]]:
         """``(index, rank, mistake)`` for each action that opened an oversight (not the
@@ -110,8 +116,11 @@ class ClaimWindow(OneLetterKind):
             out += [(i, r, True) for r in sorted(opened)]
             if a.kind == "lie_down":
                 ranks = [rank_of(c) for c in a.cards]
-                out += [(i, r, False) for r in sorted(set(ranks))
-                        if ranks.count(r) >= 2 and r not in opened]
+                out += [
+                    (i, r, False)
+                    for r in sorted(set(ranks))
+                    if ranks.count(r) >= 2 and r not in opened
+                ]
             elif a.kind == "capture" and len(a.cards) == 1 and len(a.table) == 1:
                 r = rank_of(a.cards[0])
                 if r not in opened and any(rank_of(c) == r for c in d.table_cards()):
@@ -132,26 +141,36 @@ class ClaimWindow(OneLetterKind):
             if mistake != (case != "none"):
                 continue
             made = snaps[index + 1]
-            opened = next((o for o in made.open_oversights()
-                           if o.index == index and o.rank == rank), None)
+            opened = next(
+                (o for o in made.open_oversights() if o.index == index and o.rank == rank), None
+            )
             # who may claim the mistake (the engine's), and who may not; for a move that only
             # looks like a mistake, everyone but the one who made it
             actor = made.history[index].player
-            may = (made.claimants(opened) if opened is not None
-                   else tuple(q for q in range(n) if q != actor))
+            may = (
+                made.claimants(opened)
+                if opened is not None
+                else tuple(q for q in range(n) if q != actor)
+            )
             for since in range(1, SINCE + 1):
                 cut = snaps.get(index + 1 + since)
                 if cut is None or len(cut.history) != index + 1 + since:
                     break
                 if case == "none" and any(o.rank == rank for o in cut.open_oversights()):
                     continue
-                now = next((o for o in cut.open_oversights()
-                            if o.index == index and o.rank == rank), None)
+                now = next(
+                    (o for o in cut.open_oversights() if o.index == index and o.rank == rank), None
+                )
                 seats = [q for q in range(n) if q not in may] if case == "own" else list(may)
                 for seat in seats:
-                    got = (("open" if seat in cut.claimants(now) else "own") if now is not None
-                           else "closed" if mistake else "none")
-                    if got == case:             # the engine's answer is checked by solve below
+                    got = (
+                        ("open" if seat in cut.claimants(now) else "own")
+                        if now is not None
+                        else "closed"
+                        if mistake
+                        else "none"
+                    )
+                    if got == case:  # the engine's answer is checked by solve below
                         found.append((since, cut, seat, index, rank))
         if not found:
             return None
@@ -159,8 +178,7 @@ class ClaimWindow(OneLetterKind):
         since = rng.choice(sorted({f[0] for f in found}))
         _, deal, seat, index, rank = rng.choice([f for f in found if f[0] == since])
         words = ctx.defn.word_map("answers")
-        choices = [{"letter": LETTERS[k], "case": c, "text": words[c]}
-                   for k, c in enumerate(CASES)]
+        choices = [{"letter": LETTERS[k], "case": c, "text": words[c]} for k, c in enumerate(CASES)]
         data = {"index": index, "rank": rank, "choices": choices}
         answer = self.solve(deal, seat, data, ctx.rs, n)
         if answer["case"] != case or len(answer["right"]) != 1:
@@ -169,16 +187,22 @@ class ClaimWindow(OneLetterKind):
         told = [deal.history[j].describe(True, names) for j in range(index, len(deal.history))]
         story = "Since then: " + "; ".join(told[1:]) + "."
         doer = deal.history[index].player
-        facts = {"action": told[0], "since": story, "rank": RANK_PLURALS[rank],
-                 "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
-                 "right": answer["right"][0], "doer": player_name(doer, seat)}
+        facts = {
+            "action": told[0],
+            "since": story,
+            "rank": RANK_PLURALS[rank],
+            "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
+            "right": answer["right"][0],
+            "doer": player_name(doer, seat),
+        }
         o = _then(deal, index, rank)
         themes = ["oversight", "claim-window"]
         if o is not None:
-            facts.update(rule=rule_words("oversights", o.kind, who=player_name(doer, seat),
-                                         capital=True),
-                         claimants=join([player_name(q, seat) for q in deal.claimants(o)]),
-                         window=claim_window(o.kind))
+            facts.update(
+                rule=rule_words("oversights", o.kind, who=player_name(doer, seat), capital=True),
+                claimants=join([player_name(q, seat) for q in deal.claimants(o)]),
+                window=claim_window(o.kind),
+            )
             variant = OversightKind(o.kind).value
             themes.append(variant.replace("_", "-"))
         else:
@@ -191,15 +215,27 @@ class ClaimWindow(OneLetterKind):
                 variant = str(LAID_DOWN_KIND[held].value)
             else:
                 facts["why"] = ctx.defn.word("capture_no_mistake").format(
-                    doer=player_name(doer, seat), rank=RANK_PLURALS[rank])
+                    doer=player_name(doer, seat), rank=RANK_PLURALS[rank]
+                )
                 variant = "split_prial"
-        return Candidate(deal=deal, seat=seat, variant=variant, answer=answer,
-                         accepted=[answer["right"][0]], facts=facts,
-                         features={"players": float(n),
-                                   "since": float(len(told) - 1),
-                                   "counting": float(case in ("closed", "none"))},
-                         themes=themes, theme="claim-window", data=data, explain_key=case,
-                         question_key="default")
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant=variant,
+            answer=answer,
+            accepted=[answer["right"][0]],
+            facts=facts,
+            features={
+                "players": float(n),
+                "since": float(len(told) - 1),
+                "counting": float(case in ("closed", "none")),
+            },
+            themes=themes,
+            theme="claim-window",
+            data=data,
+            explain_key=case,
+            question_key="default",
+        )
 
     # -- answers -----------------------------------------------------------------------------
 
@@ -207,8 +243,9 @@ class ClaimWindow(OneLetterKind):
         got, right, chosen = self.read_letter(p, text)
         if got == right:
             return Verdict(True, f"Right: {right}.")
-        return Verdict(False, f"Not quite: it is {right}, not {got}.",
-                       retry=self._nudge(p, chosen["case"]))
+        return Verdict(
+            False, f"Not quite: it is {right}, not {got}.", retry=self._nudge(p, chosen["case"])
+        )
 
     @staticmethod
     def _nudge(p: Puzzle, chosen: str) -> str:

@@ -26,15 +26,17 @@ from tutor.puzzles.base import Candidate, Ctx, Plan, PuzzleKind, Verdict, join, 
 from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import clean, read
 
-_RANK_PAIR = re.compile(r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes|six|sevens?|"
-                        r"eights?|nines?|tens?|jacks?|queens?|kings?)\s*[:=]\s*(\d+)",
-                        re.IGNORECASE)
+_RANK_PAIR = re.compile(
+    r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes|six|sevens?|"
+    r"eights?|nines?|tens?|jacks?|queens?|kings?)\s*[:=]\s*(\d+)",
+    re.IGNORECASE,
+)
 _COUNT_WORDS = {"unseen": "", "cards": "", "card": "", "none": "zero", "nil": "zero"}
 
 
 def _places(c: RankCount) -> int:
     """In how many places the seen cards of a rank lie (table, each won pile, set aside, hand)."""
-    return (bool(c.table) + sum(1 for w in c.won if w) + bool(c.set_aside) + bool(c.hand))
+    return bool(c.table) + sum(1 for w in c.won if w) + bool(c.set_aside) + bool(c.hand)
 
 
 def _names(codes: list[str]) -> str:
@@ -50,16 +52,18 @@ def _one(code: str) -> str:
 class Count(PuzzleKind):
     name = "count"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": "default", "ranks": base.choice(defn.options.get("ranks", [1, 2, 3]))}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {"one-rank": 1, "two-ranks": 2, "three-ranks": 3}.get(theme)
         return want is None or plan["ranks"] == want
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in data["ranks"]}}
 
     def build(self, ctx: Ctx) -> Candidate | None:
@@ -78,8 +82,11 @@ class Count(PuzzleKind):
         seat = rng.choice([q for q in range(n) if not deal.is_out(q)] or list(range(n)))
         view = observe(deal, seat)
         # ranks with something to count: some cards seen, not all
-        interesting = [r for r in range(13) if 0 < view.unseen[r] < 4 or
-                       (view.unseen[r] == 0 and view.count(r).table)]
+        interesting = [
+            r
+            for r in range(13)
+            if 0 < view.unseen[r] < 4 or (view.unseen[r] == 0 and view.count(r).table)
+        ]
         k = ctx.plan["ranks"]
         if len(interesting) < k:
             return None
@@ -89,41 +96,62 @@ class Count(PuzzleKind):
         for c in counts:
             t, w, s, h, u = c.table, c.won_total, c.set_aside, c.hand, c.unseen
             if 4 - t - w - s - h != u:
-                return None     # the explanation's sum must agree with the engine
+                return None  # the explanation's sum must agree with the engine
             aside = f" − {s} set aside" if s else ""
-            lines.append(f"- {RANK_PLURALS[c.rank].capitalize()}: 4 − {t} on the table − {w} won"
-                         f"{aside} − {h} in your hand = {u} unseen.")
+            lines.append(
+                f"- {RANK_PLURALS[c.rank].capitalize()}: 4 − {t} on the table − {w} won"
+                f"{aside} − {h} in your hand = {u} unseen."
+            )
         holders = [q for q in range(n) if q != seat and view.hand_sizes[q]]
         if any(c.unseen for c in counts):
             if len(holders) == 1:
-                where = (f"They can only be in {player_name(holders[0])}'s hand: every other "
-                         "player is out.")
+                where = (
+                    f"They can only be in {player_name(holders[0])}'s hand: every other "
+                    "player is out."
+                )
             else:
-                where = ("They can only be in the hands of the players still holding cards: "
-                         f"{join([player_name(q) for q in holders])}.")
+                where = (
+                    "They can only be in the hands of the players still holding cards: "
+                    f"{join([player_name(q) for q in holders])}."
+                )
         else:
             where = "Every card of them is in sight: none is hidden in anyone's hand."
         answer_ranks = [rank_code(r) for r in ranks]
         values = [c.unseen for c in counts]
-        accepted = [" ".join(map(str, values)),
-                    ", ".join(f"{rc}: {v}" for rc, v in zip(answer_ranks, values))]
+        accepted = [
+            " ".join(map(str, values)),
+            ", ".join(f"{rc}: {v}" for rc, v in zip(answer_ranks, values)),
+        ]
         laid = {x for a in deal.history if a.kind == "lie_down" for x in a.cards}
         laid_down = any(c in laid for c in view.table if rank_of(c) in ranks)
         # an example of the ranks asked that reads but is never the answer, and tells nothing
         # of it: every rank asked has a card in sight, so its first count, 4, is always wrong
-        facts = {"ranks": join([RANK_PLURALS[r] for r in ranks]), "counting": "\n".join(lines),
-                 "where": where, "k": k,
-                 "example_pairs": ", ".join(f"{rc}: {v}"
-                                            for rc, v in zip(answer_ranks, (4, 2, 0)))}
-        features = {"ranks": k, "spread": float(any(_places(c) >= 3 for c in counts)),
-                    "laid_down": float(laid_down)}
+        facts = {
+            "ranks": join([RANK_PLURALS[r] for r in ranks]),
+            "counting": "\n".join(lines),
+            "where": where,
+            "k": k,
+            "example_pairs": ", ".join(f"{rc}: {v}" for rc, v in zip(answer_ranks, (4, 2, 0))),
+        }
+        features = {
+            "ranks": k,
+            "spread": float(any(_places(c) >= 3 for c in counts)),
+            "laid_down": float(laid_down),
+        }
         theme = {1: "one-rank", 2: "two-ranks", 3: "three-ranks"}[k]
-        return Candidate(deal=deal, seat=seat, variant="default",
-                         answer=self.solve(deal, seat, {"ranks": answer_ranks}, ctx.rs, n),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["counting", "unseen"], theme=theme,
-                         data={"ranks": answer_ranks, "holders": holders},
-                         question_key="one" if k == 1 else "several")
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=self.solve(deal, seat, {"ranks": answer_ranks}, ctx.rs, n),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["counting", "unseen"],
+            theme=theme,
+            data={"ranks": answer_ranks, "holders": holders},
+            question_key="one" if k == 1 else "several",
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -149,32 +177,56 @@ class Count(PuzzleKind):
             if set(said) != set(asked):
                 raise AnswerError(f"give a number for each of the {_names(asked)}")
         else:
-            got = read(t, words=_COUNT_WORDS, cards=False, ranks=False, numbers=True,
-                       expected=f"give {len(asked)} number{'s' if len(asked) > 1 else ''}")
-            nums = [0 if v == "zero" else v for what, v in got.items
-                    if what == "number" or v == "zero"]
+            got = read(
+                t,
+                words=_COUNT_WORDS,
+                cards=False,
+                ranks=False,
+                numbers=True,
+                expected=f"give {len(asked)} number{'s' if len(asked) > 1 else ''}",
+            )
+            nums = [
+                0 if v == "zero" else v for what, v in got.items if what == "number" or v == "zero"
+            ]
             if len(nums) != len(asked):
-                raise AnswerError(f"give {len(asked)} number{'s' if len(asked) > 1 else ''}, "
-                                  f"in the order asked (the {_names(asked)})"
-                                  + (", or `7: 2, 9: 0`" if len(asked) > 1 else ""))
+                raise AnswerError(
+                    f"give {len(asked)} number{'s' if len(asked) > 1 else ''}, "
+                    f"in the order asked (the {_names(asked)})"
+                    + (", or `7: 2, 9: 0`" if len(asked) > 1 else "")
+                )
             said = dict(zip(asked, nums))
         bad = [v for v in said.values() if not 0 <= v <= 4]
         if bad:
             raise AnswerError("a rank has four cards: each count is from 0 to 4")
         wrong = [k for k in asked if said[k] != right[k]]
         if not wrong:
-            return Verdict(True, "Right: " + ", ".join(
-                f"{right[k]} {RANK_PLURALS[parse_rank(k)] if right[k] != 1 else _one(k)} unseen"
-                for k in asked) + ".")
+            return Verdict(
+                True,
+                "Right: "
+                + ", ".join(
+                    f"{right[k]} {RANK_PLURALS[parse_rank(k)] if right[k] != 1 else _one(k)} unseen"
+                    for k in asked
+                )
+                + ".",
+            )
         k = wrong[0]
         how = "too high" if said[k] > right[k] else "too low"
-        retry = (f"Not yet: your count of the {RANK_PLURALS[parse_rank(k)]} is {how}"
-                 + (f" ({len(wrong)} of your {len(asked)} counts are off)"
-                    if len(wrong) > 1 else "")
-                 + ". Count the table, every won pile and your own hand again.")
-        return Verdict(False, "Not quite: " + "; ".join(
-            f"{RANK_PLURALS[parse_rank(k)]}: you said {said[k]}, {right[k]} unseen"
-            for k in wrong) + ".", credit=1 - len(wrong) / len(asked), retry=retry)
+        retry = (
+            f"Not yet: your count of the {RANK_PLURALS[parse_rank(k)]} is {how}"
+            + (f" ({len(wrong)} of your {len(asked)} counts are off)" if len(wrong) > 1 else "")
+            + ". Count the table, every won pile and your own hand again."
+        )
+        return Verdict(
+            False,
+            "Not quite: "
+            + "; ".join(
+                f"{RANK_PLURALS[parse_rank(k)]}: you said {said[k]}, {right[k]} unseen"
+                for k in wrong
+            )
+            + ".",
+            credit=1 - len(wrong) / len(asked),
+            retry=retry,
+        )
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         return " ".join(str((v + 1) % 5) for v in p.answer["unseen"].values())

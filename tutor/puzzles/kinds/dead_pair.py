@@ -45,15 +45,24 @@ from tutor.puzzles.base import (
 from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
 
-_WORDS = {**{w: "no" for w in NOTHING_WORDS}, **{w: "yes" for w in YES_WORDS}, "not": "no",
-          "now": ""}
+_WORDS = {
+    **{w: "no" for w in NOTHING_WORDS},
+    **{w: "yes" for w in YES_WORDS},
+    "not": "no",
+    "now": "",
+}
 
 
 def declarable_dead_pairs(deal: Deal, seat: int) -> list[int]:
     """Ranks of the dead pairs ``seat`` may declare now (its legal ``declare_dead_pair``
     actions, engine)."""
-    return sorted({rank_of(a.cards[0]) for a in deal.legal_actions(seat)     # the pair's rank
-                   if a.kind == "declare_dead_pair"})
+    return sorted(
+        {
+            rank_of(a.cards[0])
+            for a in deal.legal_actions(seat)  # the pair's rank
+            if a.kind == "declare_dead_pair"
+        }
+    )
 
 
 def pairs_held(deal: Deal, seat: int) -> list[int]:
@@ -66,8 +75,9 @@ def _why_not(deal: Deal, seat: int, rank: int, reason: Reason) -> str:
     engine names the turn first, which for a live pair is not the point), or the engine's
     reason said to the learner ("it is Player 1's turn, not yours")."""
     if rank not in deal.dead_pairs(seat):
-        return (f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the "
-                "won cards")
+        return (
+            f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the won cards"
+        )
     return reason.words(seat, seat_names(deal.n))
 
 
@@ -82,8 +92,9 @@ class DeadPair(PuzzleKind):
             return "it has no dead-pair declaration"
         return None
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": "live" if base.random() < defn.decoy_rate else "dead"}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
@@ -93,8 +104,9 @@ class DeadPair(PuzzleKind):
             return plan["variant"] == "dead"
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         return {"dead_pairs": [rank_code(r) for r in declarable_dead_pairs(deal, seat)]}
 
     def build(self, ctx: Ctx) -> Candidate | None:
@@ -115,8 +127,9 @@ class DeadPair(PuzzleKind):
                 if bool(dead) == (variant == "dead"):
                     found.append((d.clone(), q))
 
-        ctx.play(ctx.new_pack(), rng.randrange(ctx.players), ctx.bots(rng.uniform(0.3, 0.7)),
-                 observer)
+        ctx.play(
+            ctx.new_pack(), rng.randrange(ctx.players), ctx.bots(rng.uniform(0.3, 0.7)), observer
+        )
         if not found:
             return None
         if variant == "live":
@@ -127,6 +140,7 @@ class DeadPair(PuzzleKind):
                     if d.unseen(q, r) < 2:
                         return True
                 return bool(d.dead_pairs(q))
+
             pick = [f for f in found if tempting(f)]
             found = pick or found
         deal, seat = rng.choice(found)
@@ -143,15 +157,19 @@ class DeadPair(PuzzleKind):
             refusal = deal.why_illegal(act)
             if refusal is None:
                 where = join([player_name(q, seat) for q in holders])
-                lines.append(f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
-                             f"by {where}, so this pair can never be captured: declare it.")
+                lines.append(
+                    f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
+                    f"by {where}, so this pair can never be captured: declare it."
+                )
                 if seat in holders:
                     tags.add("own_twin")
             else:
                 why = _why_not(deal, seat, r, refusal)
-                lines.append(f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
-                             f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
-                             f"{deal.unseen(seat, r)} unseen.)")
+                lines.append(
+                    f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
+                    f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
+                    f"{deal.unseen(seat, r)} unseen.)"
+                )
                 if r in deal.dead_pairs(seat):
                     tags.add("not_your_turn")
         if dead:
@@ -168,43 +186,65 @@ class DeadPair(PuzzleKind):
         mark = status_mark(library().parameter(ctx.rs.id, "hand_plays").status)
         if rule and mark:
             rule = rule.rstrip(".") + mark + "."
-        facts = {"pairs": join(held), "reasons": "\n".join(lines),
-                 "hand_plays": rule,
-                 "npairs": len(pairs)}
+        facts = {
+            "pairs": join(held),
+            "reasons": "\n".join(lines),
+            "hand_plays": rule,
+            "npairs": len(pairs),
+        }
         is_tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
-        features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(is_tempting),
-                    "won_cards": float(sum(len(deal.won_cards(q)) for q in range(n))),
-                    "not_your_turn": float("not_your_turn" in tags),
-                    "own_twin": float("own_twin" in tags)}
+        features = {
+            "pairs": len(pairs),
+            "live": float(not dead),
+            "tempting": float(is_tempting),
+            "won_cards": float(sum(len(deal.won_cards(q)) for q in range(n))),
+            "not_your_turn": float("not_your_turn" in tags),
+            "own_twin": float("own_twin" in tags),
+        }
         themes = ["dead-pair", "declaration"] + (["decoy"] if not dead else [])
         if deal.to_move != seat and deal.dead_pairs(seat):
             themes.append("out-of-turn")
-        return Candidate(deal=deal, seat=seat, variant=variant,
-                         answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
-                         facts=facts, features=features, themes=themes, tags=tags,
-                         theme="declare" if dead else "decoy",
-                         data={"pairs": [rank_code(r) for r in pairs]},
-                         question_key="one" if len(pairs) == 1 else "several")
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant=variant,
+            answer=self.solve(deal, seat, {}, ctx.rs, n),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=themes,
+            tags=tags,
+            theme="declare" if dead else "decoy",
+            data={"pairs": [rank_code(r) for r in pairs]},
+            question_key="one" if len(pairs) == 1 else "several",
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
-        r = read(text, words=_WORDS, expected="name the pair you may declare (its cards or "
-                                              "rank), or answer `no`")
+        r = read(
+            text,
+            words=_WORDS,
+            expected="name the pair you may declare (its cards or rank), or answer `no`",
+        )
         deal = p.deal()
         pairs = [parse_rank(x) for x in p.data["pairs"]]
         hand = set(deal.hand(p.seat))
         off = [c for c in r.cards if c not in hand]
         if off:
-            raise AnswerError(f"{pretty_cards(off)}: not in your hand. Name the pair you may "
-                              "declare, or answer `no`.")
-        per_rank = dict.fromkeys(rank_of(c) for c in r.cards)      # the ranks named, in order
+            raise AnswerError(
+                f"{pretty_cards(off)}: not in your hand. Name the pair you may "
+                "declare, or answer `no`."
+            )
+        per_rank = dict.fromkeys(rank_of(c) for c in r.cards)  # the ranks named, in order
         for rank in per_rank:
             held = {c for c in hand if rank_of(c) == rank}
-            if rank in pairs and not held <= set(r.cards):      # one card of a pair named
+            if rank in pairs and not held <= set(r.cards):  # one card of a pair named
                 both = " ".join(codes(held))
-                raise AnswerError(f"which cards? a pair is declared with both its cards "
-                                  f"(`{both}`), or name the rank alone")
+                raise AnswerError(
+                    f"which cards? a pair is declared with both its cards "
+                    f"(`{both}`), or name the rank alone"
+                )
         named = set(per_rank) | set(r.ranks)
         words = set(w for w in r.words if w)
         if "yes" in words and "no" in words:
@@ -212,28 +252,37 @@ class DeadPair(PuzzleKind):
         if not named:
             if "yes" in words:
                 if len(pairs) != 1:
-                    raise AnswerError("you hold more than one pair: say which (for example "
-                                      f"`{rank_code(pairs[0])}`), or `no`")
+                    raise AnswerError(
+                        "you hold more than one pair: say which (for example "
+                        f"`{rank_code(pairs[0])}`), or `no`"
+                    )
                 named = {pairs[0]}
             elif "no" not in words:
-                raise AnswerError("answer with the pair you may declare (its cards or rank), "
-                                  "or `no`")
+                raise AnswerError(
+                    "answer with the pair you may declare (its cards or rank), or `no`"
+                )
         elif "no" in words:
             raise AnswerError("name the pairs you may declare, or answer `no`, not both")
         stray = [x for x in named if x not in pairs]
         if stray:
-            raise AnswerError(f"you do not hold a pair of {RANK_PLURALS[stray[0]]}; your pairs: "
-                              + ", ".join(RANK_PLURALS[x] for x in pairs))
+            raise AnswerError(
+                f"you do not hold a pair of {RANK_PLURALS[stray[0]]}; your pairs: "
+                + ", ".join(RANK_PLURALS[x] for x in pairs)
+            )
         right = {parse_rank(x) for x in p.answer["dead_pairs"]}
         declared: set[int] = set()
         refused: dict[int, str] = {}
         for x in sorted(named):
-            try:        # the engine reads each declaration on the position
+            try:  # the engine reads each declaration on the position
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
             except IllegalAction as exc:
                 mine = [c for c in hand if rank_of(c) == x]
-                refused[x] = _why_not(deal, p.seat, x, deal.why_illegal(
-                    Action.make(p.seat, "declare_dead_pair", mine)) or exc.reason)
+                refused[x] = _why_not(
+                    deal,
+                    p.seat,
+                    x,
+                    deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) or exc.reason,
+                )
                 continue
             except (AmbiguousAction, InvalidAction) as exc:
                 raise AnswerError(exc.reason) from None
@@ -243,15 +292,24 @@ class DeadPair(PuzzleKind):
                 refused[x] = f"that would be {act.kind.replace('_', ' ')[8:]}, not a dead pair"
         if declared == right and not refused:
             if right:
-                return Verdict(True, "Right: declare " + ", ".join(
-                    f"the {RANK_PLURALS[x]}" for x in sorted(right)) + ".")
+                return Verdict(
+                    True,
+                    "Right: declare "
+                    + ", ".join(f"the {RANK_PLURALS[x]}" for x in sorted(right))
+                    + ".",
+                )
             return Verdict(True, "Right: not now.")
-        parts = [f"the {RANK_PLURALS[x]} may not be declared now ({why})"
-                 for x, why in sorted(refused.items())]
+        parts = [
+            f"the {RANK_PLURALS[x]} may not be declared now ({why})"
+            for x, why in sorted(refused.items())
+        ]
         for x in sorted(right - named):
             parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
-        return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       retry=self._nudge(p, deal, refused, right - named))
+        return Verdict(
+            False,
+            "Not quite: " + "; ".join(parts) + ".",
+            retry=self._nudge(p, deal, refused, right - named),
+        )
 
     @staticmethod
     def _nudge(p: Puzzle, deal: Deal, refused: dict[int, str], missed: set[int]) -> str:
@@ -262,14 +320,19 @@ class DeadPair(PuzzleKind):
         mine = deal.to_move == p.seat
         dead = set(deal.dead_pairs(p.seat))
         if refused and any(x in dead for x in refused) and turn and not mine:
-            return ("Not yet: under this ruleset a declaration takes your turn, and it is not "
-                    "your turn.")
+            return (
+                "Not yet: under this ruleset a declaration takes your turn, and it is not "
+                "your turn."
+            )
         if missed and not mine and not turn:
-            return ("Not yet: under this ruleset a declaration is a free action: it need not "
-                    "wait for your turn.")
+            return (
+                "Not yet: under this ruleset a declaration is a free action: it need not "
+                "wait for your turn."
+            )
         if refused:
-            return ("Not yet: a pair you named is not dead. Where are the other two cards of "
-                    "its rank?")
+            return (
+                "Not yet: a pair you named is not dead. Where are the other two cards of its rank?"
+            )
         return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p: Puzzle) -> list[str]:

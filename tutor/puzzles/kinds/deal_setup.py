@@ -36,16 +36,50 @@ from tutor.puzzles.reader import letters_answer, read
 #: The figures asked, and the parameters behind each (the parameter table's grouping).
 SETUP_FIELDS = tuple(g.name for g in COUNT_GROUPS)
 _SETUP_PARAMS = {g.name: g.parameters for g in COUNT_GROUPS}
-_NONE = {"none": "none", "no": "none", "null": "none", "nil": "none", "-": "none",
-         "nothing": "none", "n/a": "none", "na": "none"}
-_FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "ante": "",
-                "antes": "", "stakes": "", "stake": "", "bonus": "", "breakeven": "",
-                "break-even": "", "dealer": "", "others": "", "other": "", "pairs": "pairs",
-                "pair": "pairs", "player": "", "seat": "", "p": "", "eldest": "", "is": ""}
+_NONE = {
+    "none": "none",
+    "no": "none",
+    "null": "none",
+    "nil": "none",
+    "-": "none",
+    "nothing": "none",
+    "n/a": "none",
+    "na": "none",
+}
+_FIELD_WORDS = {
+    "hand": "",
+    "cards": "",
+    "card": "",
+    "each": "",
+    "table": "",
+    "ante": "",
+    "antes": "",
+    "stakes": "",
+    "stake": "",
+    "bonus": "",
+    "breakeven": "",
+    "break-even": "",
+    "dealer": "",
+    "others": "",
+    "other": "",
+    "pairs": "pairs",
+    "pair": "pairs",
+    "player": "",
+    "seat": "",
+    "p": "",
+    "eldest": "",
+    "is": "",
+}
 #: The figures as a learner reads them.
-_LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
-           "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
-           "bonus": "the bonus", "breakeven": "the breakeven", "eldest": "eldest"}
+_LABELS = {
+    "hand": "the cards dealt to each",
+    "table": "the table cards",
+    "dealer's ante": "the dealer's ante",
+    "others' ante": "the others' ante",
+    "bonus": "the bonus",
+    "breakeven": "the breakeven",
+    "eldest": "eldest",
+}
 #: The labels that name more than one thing (a verb after them agrees).
 _PLURAL = frozenset({"hand", "table"})
 #: Example answers for the whole setup; the question shows the first that is not the answer.
@@ -58,8 +92,9 @@ def pairs_unit(ruleset: str, players: int) -> bool:
     pairs even without the word."""
     lib = library()
     p = lib.parameter(ruleset, "breakeven", players)
-    return p.value is not None and any(" pair" in f" {lib.quotation(r).text.lower()}"
-                                       for r in p.quotes)
+    return p.value is not None and any(
+        " pair" in f" {lib.quotation(r).text.lower()}" for r in p.quotes
+    )
 
 
 class Antes(TypedDict):
@@ -71,6 +106,7 @@ class SetupFacts(TypedDict):
     """The deal-setup facts of a ruleset and player count (:func:`setup_answer`): ``hand`` and
     ``table`` in cards, the ``ante`` in stakes, the last-in ``bonus`` and the ``breakeven`` in
     cards (None where the ruleset does not say)."""
+
     hand: int
     table: int
     ante: Antes
@@ -81,9 +117,13 @@ class SetupFacts(TypedDict):
 def setup_answer(rs: Ruleset, players: int) -> SetupFacts:
     """The deal-setup facts of a ruleset and player count (ruleset parameters)."""
     pc = rs.count(players)
-    return {"hand": pc.hand, "table": pc.table,
-            "ante": {"dealer": pc.ante_dealer, "other": pc.ante_other},
-            "bonus": pc.last_in_bonus, "breakeven": pc.breakeven}
+    return {
+        "hand": pc.hand,
+        "table": pc.table,
+        "ante": {"dealer": pc.ante_dealer, "other": pc.ante_other},
+        "bonus": pc.last_in_bonus,
+        "breakeven": pc.breakeven,
+    }
 
 
 def applicable_rulesets() -> list[str]:
@@ -112,8 +152,9 @@ def other_source_share(value: str) -> float:
 class DealSetup(PuzzleKind):
     name = "deal-setup"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         choices = list(defn.options.get("fields", ["eldest", *SETUP_FIELDS, "all"]))
         return {"variant": base.choice(choices)}
 
@@ -124,17 +165,25 @@ class DealSetup(PuzzleKind):
             return plan["variant"] == "mournival"
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         if data["asked"] == ["mournival"]:
             right = rs.table_mournival
             if data.get("other"):
                 right = next(v for v in data["options"] if v != rs.table_mournival)
-            return {"asked": ["mournival"], "options": list(data["options"]),
-                    "other": bool(data.get("other")),
-                    "letter": LETTERS[data["options"].index(right)]}
-        return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
-                "asked": list(data["asked"])}
+            return {
+                "asked": ["mournival"],
+                "options": list(data["options"]),
+                "other": bool(data.get("other")),
+                "letter": LETTERS[data["options"].index(right)],
+            }
+        return {
+            **setup_answer(rs, players),
+            "dealer": deal.dealer,
+            "eldest": deal.eldest,
+            "asked": list(data["asked"]),
+        }
 
     def _mournival(self, ctx: Ctx, deal: Deal) -> Candidate | None:
         """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``
@@ -154,29 +203,51 @@ class DealSetup(PuzzleKind):
         letter = answer["letter"]
         own = ctx.rs.table_mournival
         p = lib.parameter(ctx.rs.id, "table_mournival")
-        note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
-            else ""
-        holders = [lib.rulesets[r].title_in_text for r in applicable_rulesets()
-                   if lib.rulesets[r].table_mournival != own]
+        note = (
+            f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note else ""
+        )
+        holders = [
+            lib.rulesets[r].title_in_text
+            for r in applicable_rulesets()
+            if lib.rulesets[r].table_mournival != own
+        ]
         lines = []
         for i, v in enumerate(options):
             if v == own:
-                lines.append(f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
-                             f"{lib.rulesets[ctx.rs.id].title_in_text}.")
+                lines.append(
+                    f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
+                    f"{lib.rulesets[ctx.rs.id].title_in_text}."
+                )
             else:
-                lines.append(f"- {LETTERS[i]}) {words[v]}: the rule under "
-                             + join(holders) + ", not this one.")
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": ctx.players,
-                 "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
-                 "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
-                 "example": "", "unit_note": ""}
-        return Candidate(deal=deal, seat=deal.dealer, variant="mournival", answer=answer,
-                         accepted=[letter, letter.lower()], facts=facts,
-                         features={"field_mournival": 1.0,
-                                   "not_stated": float(p.status != "stated")},
-                         themes=["deal-setup", "mournival-dealt"], theme="mournival-dealt",
-                         data=data, quotes=list(p.quotes[:2]),
-                         question_key="mournival_other" if other else "mournival")
+                lines.append(
+                    f"- {LETTERS[i]}) {words[v]}: the rule under "
+                    + join(holders)
+                    + ", not this one."
+                )
+        facts = {
+            "ruleset": lib.rulesets[ctx.rs.id].title_in_text,
+            "players": ctx.players,
+            "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
+            "facts": "\n".join(lines),
+            "field": "a table mournival",
+            "dealer": deal.dealer,
+            "example": "",
+            "unit_note": "",
+        }
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant="mournival",
+            answer=answer,
+            accepted=[letter, letter.lower()],
+            facts=facts,
+            features={"field_mournival": 1.0, "not_stated": float(p.status != "stated")},
+            themes=["deal-setup", "mournival-dealt"],
+            theme="mournival-dealt",
+            data=data,
+            quotes=list(p.quotes[:2]),
+            question_key="mournival_other" if other else "mournival",
+        )
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
@@ -186,12 +257,12 @@ class DealSetup(PuzzleKind):
         variant = ctx.plan["variant"]
         if variant == "mournival":
             return self._mournival(ctx, deal)
-        asked = (list(SETUP_FIELDS) if variant == "all" else [variant])
+        asked = list(SETUP_FIELDS) if variant == "all" else [variant]
         ans = setup_answer(ctx.rs, n)
         lib = library()
         scoring = ctx.rs.scoring
 
-        facts: Mapping[str, object] = ans        # a field by its name
+        facts: Mapping[str, object] = ans  # a field by its name
 
         def text(f: str) -> str:
             if f == "eldest":
@@ -216,16 +287,20 @@ class DealSetup(PuzzleKind):
         labels = ctx.defn.word_map("fields")
         if variant == "eldest":
             later = [(deal.eldest + k) % n for k in range(1, n)]
-            lines.append(f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
-                         f"so Player {deal.eldest} is eldest and plays first; then come "
-                         + ", ".join(f"Player {q}" for q in later) + ".")
+            lines.append(
+                f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
+                f"so Player {deal.eldest} is eldest and plays first; then come "
+                + ", ".join(f"Player {q}" for q in later)
+                + "."
+            )
             src = lib.ruleset_source[ctx.rs.id]
-            if not any(lib.quotation(r).source == src
-                       for r in ctx.defn.word_list("eldest_named")):
+            if not any(lib.quotation(r).source == src for r in ctx.defn.word_list("eldest_named")):
                 who = lib.sources[src].author or lib.sources[src].title
-                lines.append(f"- {who} does not say who plays first; the program has the "
-                             "dealer's left-hand neighbour begin, as every source that says "
-                             "does.")
+                lines.append(
+                    f"- {who} does not say who plays first; the program has the "
+                    "dealer's left-hand neighbour begin, as every source that says "
+                    "does."
+                )
         for f in asked:
             for name in _SETUP_PARAMS.get(f, ()):
                 p = lib.parameter(ctx.rs.id, name, n)
@@ -234,33 +309,50 @@ class DealSetup(PuzzleKind):
                     if q not in quotes:
                         quotes.append(q)
                 note = f" ({p.status}: {p.note.strip()})" if p.status != "stated" and p.note else ""
-                lines.append(f"- {labels.get(name, name)}: "
-                             f"{'none' if p.value is None else p.value}{note}")
+                lines.append(
+                    f"- {labels.get(name, name)}: {'none' if p.value is None else p.value}{note}"
+                )
         tags = set(asked) | {scoring}
-        features = {f"field_{variant}": 1.0, "not_five": float(n != 5),
-                    "not_stated": float(any(s != "stated" for s in statuses))}
+        features = {
+            f"field_{variant}": 1.0,
+            "not_five": float(n != 5),
+            "not_stated": float(any(s != "stated" for s in statuses)),
+        }
         if variant == "all":
             example = next(e for e in _EXAMPLES if e != canonical)
         elif variant == "ante":
             example = "4/3" if canonical == "3/2" else "3/2"
         else:
             example = ""
-        unit_pairs = any(f in ("breakeven", "all") for f in [variant]) and \
-            pairs_unit(ctx.rs.id, n)
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": n,
-                 "unit_note": ("; the source counts it in pairs, and a number alone is read "
-                               "in its unit") if unit_pairs else "",
-                 "facts": "\n".join(lines), "field": labels.get(variant, variant),
-                 "dealer": dealer, "example": example}
+        unit_pairs = any(f in ("breakeven", "all") for f in [variant]) and pairs_unit(ctx.rs.id, n)
+        facts = {
+            "ruleset": lib.rulesets[ctx.rs.id].title_in_text,
+            "players": n,
+            "unit_note": ("; the source counts it in pairs, and a number alone is read in its unit")
+            if unit_pairs
+            else "",
+            "facts": "\n".join(lines),
+            "field": labels.get(variant, variant),
+            "dealer": dealer,
+            "example": example,
+        }
         themes = ["deal-setup", scoring] + asked
         key = f"{variant}_{scoring}" if f"{variant}_{scoring}" in ctx.defn.questions else variant
-        return Candidate(deal=deal, seat=deal.dealer, variant=variant,
-                         answer=self.solve(deal, deal.dealer, {"asked": asked}, ctx.rs, n),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=themes, theme=variant, tags=tags,
-                         data={"asked": asked, "position": False,
-                               "pairs_unit": unit_pairs}, quotes=quotes,
-                         question_key=key)
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant=variant,
+            answer=self.solve(deal, deal.dealer, {"asked": asked}, ctx.rs, n),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=themes,
+            theme=variant,
+            tags=tags,
+            data={"asked": asked, "position": False, "pairs_unit": unit_pairs},
+            quotes=quotes,
+            question_key=key,
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -268,18 +360,20 @@ class DealSetup(PuzzleKind):
         ans = p.answer
         asked = ans["asked"]
         if asked == ["mournival"]:
-            letters = LETTERS[:len(ans["options"])]
-            got = letters_answer(text, letters,
-                                 expected=f"answer with a letter ({', '.join(letters)})")
+            letters = LETTERS[: len(ans["options"])]
+            got = letters_answer(
+                text, letters, expected=f"answer with a letter ({', '.join(letters)})"
+            )
             if len(got) != 1:
                 raise AnswerError(f"answer with one letter ({', '.join(letters)})")
             if got[0] == ans["letter"]:
                 return Verdict(True, f"Right: {ans['letter']}.")
-            nudge = ("Not yet: that is this ruleset's own rule; the question asks for the "
-                     "other." if ans.get("other") else
-                     "Not yet: that is another source's rule: which does this one follow?")
-            return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.",
-                           retry=nudge)
+            nudge = (
+                "Not yet: that is this ruleset's own rule; the question asks for the other."
+                if ans.get("other")
+                else "Not yet: that is another source's rule: which does this one follow?"
+            )
+            return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.", retry=nudge)
         expected: list[int | None] = []
         labels = []
         for f in asked:
@@ -289,9 +383,14 @@ class DealSetup(PuzzleKind):
             else:
                 expected.append(ans[f])
                 labels.append(f)
-        reading = read(text.replace("/", " / "), words={**_NONE, **_FIELD_WORDS}, cards=False,
-                   ranks=False, numbers=True,
-                   expected="give numbers (or `none`) in the order asked")
+        reading = read(
+            text.replace("/", " / "),
+            words={**_NONE, **_FIELD_WORDS},
+            cards=False,
+            ranks=False,
+            numbers=True,
+            expected="give numbers (or `none`) in the order asked",
+        )
         vals: list[int | None] = []
         in_pairs = False
         for what, v in reading.items:
@@ -306,21 +405,29 @@ class DealSetup(PuzzleKind):
                 in_pairs = True
         stakes_null = ans["breakeven"] is None
         be = ans["breakeven"]
-        if ("breakeven" in asked and be is not None and not in_pairs
-                and len(vals) == len(expected) and vals[-1] == be // 2
-                and p.data.get("pairs_unit")):
-            vals[-1] = be           # the sheet's unit: pairs
+        if (
+            "breakeven" in asked
+            and be is not None
+            and not in_pairs
+            and len(vals) == len(expected)
+            and vals[-1] == be // 2
+            and p.data.get("pairs_unit")
+        ):
+            vals[-1] = be  # the sheet's unit: pairs
         if asked == ["ante"] and len(vals) == 1 and vals[0] is None:
             vals = [None, None]
         if len(asked) > 1 and stakes_null and len(vals) == 5 and vals[2] is None:
             vals.insert(2, None)
         if len(vals) != len(expected):
             if asked == ["ante"]:
-                raise AnswerError("give the dealer's ante and the others' ante, for example "
-                                  "`3/2` (or `none`)")
+                raise AnswerError(
+                    "give the dealer's ante and the others' ante, for example `3/2` (or `none`)"
+                )
             if len(asked) > 1:
-                raise AnswerError("give six numbers in order: hand, table, dealer's ante / "
-                                  "others' ante, bonus, breakeven (`none` where there is none)")
+                raise AnswerError(
+                    "give six numbers in order: hand, table, dealer's ante / "
+                    "others' ante, bonus, breakeven (`none` where there is none)"
+                )
             raise AnswerError("give one number (or `none`)")
         wrong = [(lab, v, e) for lab, v, e in zip(labels, vals, expected) if v != e]
 
@@ -332,13 +439,25 @@ class DealSetup(PuzzleKind):
             return str(v)
 
         if not wrong:
-            return Verdict(True, "Right: " + "; ".join(f"{_LABELS.get(lab, lab)}: {show(e, lab)}"
-                                                       for lab, e in zip(labels, expected))
-                           + ".")
-        return Verdict(False, "Not quite: " + "; ".join(
-            f"{_LABELS.get(lab, lab)}: you said {show(v)}, it is {show(e, lab)}"
-            for lab, v, e in wrong) + ".",
-            credit=1 - len(wrong) / len(expected), retry=self._nudge(p, wrong))
+            return Verdict(
+                True,
+                "Right: "
+                + "; ".join(
+                    f"{_LABELS.get(lab, lab)}: {show(e, lab)}" for lab, e in zip(labels, expected)
+                )
+                + ".",
+            )
+        return Verdict(
+            False,
+            "Not quite: "
+            + "; ".join(
+                f"{_LABELS.get(lab, lab)}: you said {show(v)}, it is {show(e, lab)}"
+                for lab, v, e in wrong
+            )
+            + ".",
+            credit=1 - len(wrong) / len(expected),
+            retry=self._nudge(p, wrong),
+        )
 
     def _nudge(self, p: Puzzle, wrong: list[tuple[str, Any, Any]]) -> str:
         """A nudge that names the part of the answer that is wrong, never the answer."""
@@ -347,28 +466,40 @@ class DealSetup(PuzzleKind):
             said = wrong[0][1]
             n = p.players
             if said == ans["dealer"]:
-                return ("Not yet: that is the dealer. Eldest is the dealer's left-hand "
-                        "neighbour, the next seat.")
+                return (
+                    "Not yet: that is the dealer. Eldest is the dealer's left-hand "
+                    "neighbour, the next seat."
+                )
             if said is not None and said == (ans["dealer"] - 1) % n:
-                return ("Not yet: that seat is the dealer's right-hand neighbour. Count to the "
-                        "left from the dealer: the next number up, and after the last player, "
-                        "Player 0 again.")
+                return (
+                    "Not yet: that seat is the dealer's right-hand neighbour. Count to the "
+                    "left from the dealer: the next number up, and after the last player, "
+                    "Player 0 again."
+                )
             return "Not yet: count one seat to the left from the dealer's seat."
         names = [_LABELS.get(lab, lab) for lab, _, _ in wrong]
-        tail = {"hand": "each player's hand comes first; the rest of the 52 go to the table",
-                "table": "the table gets what is left of the 52 after the hands",
-                "dealer's ante": "the dealer puts up more than the others",
-                "others' ante": "each other player puts up less than the dealer",
-                "bonus": "the last player's bonus is taken from the pot first",
-                "breakeven": "the breakeven is counted in won cards, or in pairs"}
+        tail = {
+            "hand": "each player's hand comes first; the rest of the 52 go to the table",
+            "table": "the table gets what is left of the 52 after the hands",
+            "dealer's ante": "the dealer puts up more than the others",
+            "others' ante": "each other player puts up less than the dealer",
+            "bonus": "the last player's bonus is taken from the pot first",
+            "breakeven": "the breakeven is counted in won cards, or in pairs",
+        }
         hints = [tail[lab] for lab, _, _ in wrong if lab in tail]
-        plural = len(names) > 1 or wrong[0][0] in _PLURAL      # "the table cards are off"
-        return ("Not yet: " + join(names) + (" are" if plural else " is")
-                + " off" + (f" ({hints[0]})" if hints else "") + ".")
+        plural = len(names) > 1 or wrong[0][0] in _PLURAL  # "the table cards are off"
+        return (
+            "Not yet: "
+            + join(names)
+            + (" are" if plural else " is")
+            + " off"
+            + (f" ({hints[0]})" if hints else "")
+            + "."
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         if p.answer["asked"] == ["mournival"]:
-            return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])])
+            return ["hint", "quit"] + list(LETTERS[: len(p.answer["options"])])
         return ["hint", "quit", "none"]
 
     def wrong_answer(self, p: Puzzle) -> str | None:

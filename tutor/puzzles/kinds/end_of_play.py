@@ -23,27 +23,47 @@ from tutor.puzzles.base import Candidate, Ctx, PuzzleKind, Verdict, library, pla
 from tutor.puzzles.model import AnswerError, Puzzle
 from tutor.puzzles.reader import read
 
-_WORDS = {"nobody": "nobody", "none": "nobody", "noone": "nobody", "no-one": "nobody",
-          "nothing": "nobody", "no": "nobody", "you": "you", "me": "you", "player": "",
-          "players": "", "p": "", "seat": "", "last": "", "in": "", "leftovers": "",
-          "leftover": "", "is": "", "go": "", "goes": "", "to": "", "takes": "", "take": ""}
+_WORDS = {
+    "nobody": "nobody",
+    "none": "nobody",
+    "noone": "nobody",
+    "no-one": "nobody",
+    "nothing": "nobody",
+    "no": "nobody",
+    "you": "you",
+    "me": "you",
+    "player": "",
+    "players": "",
+    "p": "",
+    "seat": "",
+    "last": "",
+    "in": "",
+    "leftovers": "",
+    "leftover": "",
+    "is": "",
+    "go": "",
+    "goes": "",
+    "to": "",
+    "takes": "",
+    "take": "",
+}
 
 
 class EndOfPlay(PuzzleKind):
     name = "end-of-play"
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         after = deal.clone()
         after.apply(action_from_json(data["final"], 0))
         if after.phase == "play":
             raise LaughError("end-of-play puzzle: the action does not end play")
-        while not after.is_terminal():          # the last player plays on alone
+        while not after.is_terminal():  # the last player plays on alone
             caps = after.legal_actions()
             after.apply(caps[0])
         r = after.final_result()
-        return {"final": dict(data["final"]), "last_in": r.last_in,
-                "leftovers_to": r.leftovers_to}
+        return {"final": dict(data["final"]), "last_in": r.last_in, "leftovers_to": r.leftovers_to}
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
@@ -54,8 +74,7 @@ class EndOfPlay(PuzzleKind):
             if not ends and d.phase != "play":
                 ends.append(len(d.history))
 
-        full = ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.1, 0.5)),
-                        observer)
+        full = ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.1, 0.5)), observer)
         if not ends:
             return None
         k = ends[0]
@@ -64,8 +83,8 @@ class EndOfPlay(PuzzleKind):
             return None
         record = to_record(full, with_result=False)
         actions = record["actions"]
-        assert isinstance(actions, list)            # a record's actions: a list
-        record["actions"] = actions[:k - 1]
+        assert isinstance(actions, list)  # a record's actions: a list
+        record["actions"] = actions[: k - 1]
         deal = replay(record)
         if deal.phase != "play":
             return None
@@ -80,42 +99,79 @@ class EndOfPlay(PuzzleKind):
         plays_on = bool(rs.last_in_plays_on)
         # each rule said with its status, as the lessons mark it (stated, read, chosen)
         lib = library()
-        marks = {name: status_mark(lib.parameter(rs.id, name).status)
-                 for name in ("last_in_plays_on", "leftovers_to")}
-        lines = [f"- Last in: {player_name(last, seat)}, the one player still holding cards "
-                 "once that action is made: play is over."]
+        marks = {
+            name: status_mark(lib.parameter(rs.id, name).status)
+            for name in ("last_in_plays_on", "leftovers_to")
+        }
+        lines = [
+            f"- Last in: {player_name(last, seat)}, the one player still holding cards "
+            "once that action is made: play is over."
+        ]
         if plays_on:
-            lines.append("- Under this ruleset the last player in first goes on capturing "
-                         "alone, as long as a card in hand matches the table"
-                         f"{marks['last_in_plays_on']}.")
+            lines.append(
+                "- Under this ruleset the last player in first goes on capturing "
+                "alone, as long as a card in hand matches the table"
+                f"{marks['last_in_plays_on']}."
+            )
         where = value_who("leftovers_to", rs.leftovers_to)
         if left is None:
-            lines.append("- The leftovers (the last hand and the table cards) count for no "
-                         f"one: under this ruleset they go to nobody{marks['leftovers_to']}.")
+            lines.append(
+                "- The leftovers (the last hand and the table cards) count for no "
+                f"one: under this ruleset they go to nobody{marks['leftovers_to']}."
+            )
         else:
-            lines.append(f"- The leftovers (the last hand and the table cards) go to "
-                         f"{where}{marks['leftovers_to']}: {player_name(left, seat)}.")
+            lines.append(
+                f"- The leftovers (the last hand and the table cards) go to "
+                f"{where}{marks['leftovers_to']}: {player_name(left, seat)}."
+            )
         canonical = f"{last} {left if left is not None else 'nobody'}"
-        accepted = [canonical, f"last in {last}, leftovers "
-                               f"{left if left is not None else 'nobody'}"]
-        facts = {"action": action, "lines": "\n".join(lines),
-                 "plays_on": (" The last player in first captures alone whatever they still "
-                              "can, as this ruleset allows.") if plays_on else "",
-                 "example": f"{(last + 1) % n} {(last + 2) % n}",
-                 "leftovers_rule": "the leftovers go to " + where}
+        accepted = [
+            canonical,
+            f"last in {last}, leftovers {left if left is not None else 'nobody'}",
+        ]
+        facts = {
+            "action": action,
+            "lines": "\n".join(lines),
+            "plays_on": (
+                " The last player in first captures alone whatever they still "
+                "can, as this ruleset allows."
+            )
+            if plays_on
+            else "",
+            "example": f"{(last + 1) % n} {(last + 2) % n}",
+            "leftovers_rule": "the leftovers go to " + where,
+        }
         themes = ["end-of-play", "last-in", "leftovers"] + (["play-on"] if plays_on else [])
-        features = {"play_on": float(plays_on), "not_dealer": float(left not in (None, deal.dealer)),
-                    "nobody": float(left is None), "players": float(n)}
-        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
-                         accepted=accepted, facts=facts, features=features, themes=themes,
-                         theme="last-in", data=data)
+        features = {
+            "play_on": float(plays_on),
+            "not_dealer": float(left not in (None, deal.dealer)),
+            "nobody": float(left is None),
+            "players": float(n),
+        }
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=answer,
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=themes,
+            theme="last-in",
+            data=data,
+        )
 
     # -- answers -----------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
-        got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
-                   numbers=True, expected="give two players: who is last in, and who takes "
-                                          "the leftovers (or `nobody`)")
+        got = read(
+            text.replace(":", " "),
+            words=_WORDS,
+            cards=False,
+            ranks=False,
+            numbers=True,
+            expected="give two players: who is last in, and who takes the leftovers (or `nobody`)",
+        )
         vals: list[int | None] = []
         for what, v in got.items:
             if what == "number":
@@ -125,12 +181,13 @@ class EndOfPlay(PuzzleKind):
             elif v == "you":
                 vals.append(p.seat)
         if len(vals) != 2:
-            raise AnswerError("give two players, in order: who is last in, then who takes the "
-                              "leftovers (a number, or `nobody`)")
+            raise AnswerError(
+                "give two players, in order: who is last in, then who takes the "
+                "leftovers (a number, or `nobody`)"
+            )
         bad = [v for v in vals if v is not None and not 0 <= v < p.players]
         if bad:
-            raise AnswerError(f"there is no player {bad[0]} here: players are 0 to "
-                              f"{p.players - 1}")
+            raise AnswerError(f"there is no player {bad[0]} here: players are 0 to {p.players - 1}")
         last, left = vals
         if last is None:
             raise AnswerError("someone is always last in: give a player for it")
@@ -139,8 +196,10 @@ class EndOfPlay(PuzzleKind):
         right_left = p.answer["leftovers_to"]
         shown = "nobody" if right_left is None else f"Player {right_left}"
         if ok_last and ok_left:
-            return Verdict(True, f"Right: Player {p.answer['last_in']} is last in, and the "
-                                 f"leftovers go to {shown}.")
+            return Verdict(
+                True,
+                f"Right: Player {p.answer['last_in']} is last in, and the leftovers go to {shown}.",
+            )
         parts = []
         if not ok_last:
             parts.append(f"the last player in is Player {p.answer['last_in']}, not Player {last}")
@@ -148,13 +207,20 @@ class EndOfPlay(PuzzleKind):
             said = "nobody" if left is None else f"Player {left}"
             parts.append(f"the leftovers go to {shown}, not {said}")
         if not ok_last:
-            nudge = ("Not yet: who is last in is wrong. Once this action is made, who still "
-                     "holds cards?")
+            nudge = (
+                "Not yet: who is last in is wrong. Once this action is made, who still holds cards?"
+            )
         else:
-            nudge = ("Not yet: who is last in is right, but not who takes the leftovers. Where "
-                     "does this ruleset send them?")
-        return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       credit=0.5 if (ok_last or ok_left) else 0.0, retry=nudge)
+            nudge = (
+                "Not yet: who is last in is right, but not who takes the leftovers. Where "
+                "does this ruleset send them?"
+            )
+        return Verdict(
+            False,
+            "Not quite: " + "; ".join(parts) + ".",
+            credit=0.5 if (ok_last or ok_left) else 0.0,
+            retry=nudge,
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit", "nobody"]

@@ -43,7 +43,7 @@ def _position(deal: Deal) -> bool:
     hand = deal.hand(p)
     won_ranks = {rank_of(c) for c in deal.won_cards(p)}
     if len(won_ranks) < 2 or len({rank_of(c) for c in hand}) == len(hand):
-        return False                    # (a pair in the hand: it goes onto the table too)
+        return False  # (a pair in the hand: it goes onto the table too)
     return sum(1 for q in range(deal.n) if deal.hand(q)) > 2
 
 
@@ -67,15 +67,17 @@ def _parts(won: tuple[int, ...], hand: tuple[int, ...]) -> list[tuple[int, ...]]
 
 def _whole_pairs(cards: tuple[int, ...]) -> bool:
     """Every rank among ``cards`` comes two or four times (and there is a card)."""
-    return bool(cards) and all(sum(1 for d in cards if rank_of(d) == rank_of(c)) % 2 == 0
-                               for c in cards)
+    return bool(cards) and all(
+        sum(1 for d in cards if rank_of(d) == rank_of(c)) % 2 == 0 for c in cards
+    )
 
 
 TIES = 2
 
 
-def _distractors(rng: random.Random, parts: list[tuple[int, ...]],
-                 right: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+def _distractors(
+    rng: random.Random, parts: list[tuple[int, ...]], right: tuple[int, ...]
+) -> list[tuple[int, ...]] | None:
     """Three wrong answers, each the cards kept (a union of ``parts`` that is not ``right``), or
     None when the position has too few.  ``right`` (the won cards) keeps whole pairs only, so
     whole pairs are offered as wrong answers too: as many cards as ``right`` (a won pair given
@@ -97,8 +99,9 @@ def _distractors(rng: random.Random, parts: list[tuple[int, ...]],
         pick.append(rng.choice(buckets["whole-more"]))
     while len(pick) < 3:
         key = rng.choice(("more", "fewer"))
-        options = [x for x in buckets.get(key, []) + buckets.get("whole-" + key, [])
-                   if x not in pick]
+        options = [
+            x for x in buckets.get(key, []) + buckets.get("whole-" + key, []) if x not in pick
+        ]
         if not options:
             return None
         pick.append(rng.choice(options))
@@ -106,8 +109,10 @@ def _distractors(rng: random.Random, parts: list[tuple[int, ...]],
 
 
 def _text(kept: tuple[int, ...], table: tuple[int, ...]) -> str:
-    return (f"you keep {pretty_cards(kept) if kept else 'no card'}; onto the table: "
-            f"{pretty_cards(table) if table else 'no card'}")
+    return (
+        f"you keep {pretty_cards(kept) if kept else 'no card'}; onto the table: "
+        f"{pretty_cards(table) if table else 'no card'}"
+    )
 
 
 class Keep(OneLetterKind):
@@ -115,18 +120,24 @@ class Keep(OneLetterKind):
 
     def why_not(self, rs: Ruleset) -> str | None:
         if rs.game().declares(Declaration.PAIR):
-            return ("any pair may be declared under it, so no position has a pair to lie down "
-                    "with")
+            return "any pair may be declared under it, so no position has a pair to lie down with"
         return None
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         k = lie_down_keeping(deal, seat)
         choices = [dict(c) for c in data["choices"]]
-        return {"choices": choices, "kept": list(k.kept), "to_table": list(k.to_table),
-                "right": [c["letter"] for c in choices
-                          if sorted(c["kept"]) == list(k.kept)
-                          and sorted(c["to_table"]) == list(k.to_table)]}
+        return {
+            "choices": choices,
+            "kept": list(k.kept),
+            "to_table": list(k.to_table),
+            "right": [
+                c["letter"]
+                for c in choices
+                if sorted(c["kept"]) == list(k.kept) and sorted(c["to_table"]) == list(k.to_table)
+            ],
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng, n = ctx.rng, ctx.players
@@ -150,25 +161,48 @@ class Keep(OneLetterKind):
         wrong = _distractors(rng, _parts(won, hand), k.kept)
         if wrong is None:
             return None
-        options = [(kept, tuple(sorted(c for c in won + hand if c not in kept)))
-                   for kept in wrong] + [(k.kept, k.to_table)]
+        options = [
+            (kept, tuple(sorted(c for c in won + hand if c not in kept))) for kept in wrong
+        ] + [(k.kept, k.to_table)]
         rng.shuffle(options)
-        choices = [{"letter": LETTERS[i], "kept": list(kept), "to_table": list(table),
-                    "text": _text(kept, table)} for i, (kept, table) in enumerate(options)]
+        choices = [
+            {
+                "letter": LETTERS[i],
+                "kept": list(kept),
+                "to_table": list(table),
+                "text": _text(kept, table),
+            }
+            for i, (kept, table) in enumerate(options)
+        ]
         data = {"choices": choices}
         answer = self.solve(deal, seat, data, ctx.rs, n)
         if len(answer["right"]) != 1:
             return None
         right = answer["right"][0]
-        facts = {"options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
-                 "right": right, "won": pretty_cards(k.kept), "hand": pretty_cards(k.to_table),
-                 "claims": (", and you may still claim the others' mistakes"
-                            if ctx.rs.game(n).lists_oversights else "")}
-        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
-                         accepted=[right], facts=facts,
-                         features={"players": float(n), "won": float(len(won))},
-                         themes=["keep", "lie-down"], theme="keep", data=data,
-                         explain_key="default")
+        facts = {
+            "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
+            "right": right,
+            "won": pretty_cards(k.kept),
+            "hand": pretty_cards(k.to_table),
+            "claims": (
+                ", and you may still claim the others' mistakes"
+                if ctx.rs.game(n).lists_oversights
+                else ""
+            ),
+        }
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=answer,
+            accepted=[right],
+            facts=facts,
+            features={"players": float(n), "won": float(len(won))},
+            themes=["keep", "lie-down"],
+            theme="keep",
+            data=data,
+            explain_key="default",
+        )
 
     # -- answers -----------------------------------------------------------------------------
 
@@ -177,6 +211,9 @@ class Keep(OneLetterKind):
         if got == right:
             return Verdict(True, f"Right: {right}.")
         won_ok = set(p.answer["kept"]) <= set(chosen["kept"])
-        nudge = ("Not yet: lying down, does any card of your hand stay with you?" if won_ok
-                 else "Not yet: what happens to the cards you have already won?")
+        nudge = (
+            "Not yet: lying down, does any card of your hand stay with you?"
+            if won_ok
+            else "Not yet: what happens to the cards you have already won?"
+        )
         return Verdict(False, f"Not quite: it is {right}, not {got}.", retry=nudge)

@@ -44,11 +44,20 @@ HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
 #: about its theme; any other theme a refused move carries (a declaration that may not be
 #: made, lying down while a capture is possible) is not asked by listing it
 #: (:attr:`tutor.puzzles.Puzzle.asks`).
-TRAPS = {"two-for-one", "mismatch", "misread", "no-one-for-three", "no-pair-for-pair", "no-prial-for-one"}
-_DECL_WORDS = {"declare_prial": "declare two of your prial",
-               "declare_mournival": "declare your mournival",
-               "declare_dead_pair": "declare your pair as dead",
-               "declare_pair": "declare your pair"}
+TRAPS = {
+    "two-for-one",
+    "mismatch",
+    "misread",
+    "no-one-for-three",
+    "no-pair-for-pair",
+    "no-prial-for-one",
+}
+_DECL_WORDS = {
+    "declare_prial": "declare two of your prial",
+    "declare_mournival": "declare your mournival",
+    "declare_dead_pair": "declare your pair as dead",
+    "declare_pair": "declare your pair",
+}
 
 
 #: The capture shapes (hand cards, table cards) a learner might try, with the tag each
@@ -56,15 +65,20 @@ _DECL_WORDS = {"declare_prial": "declare two of your prial",
 #: (:data:`~tutor.engine.deal.CAPTURE_FORM`), each a trap where the ruleset refuses it (the
 #: engine judges every decoy: :func:`decoys`).
 _TRIED_SHAPES = [((1, 2), "two-for-one")] + [
-    (shape, "no-" + form.replace("_", "-")) for shape, form in CAPTURE_FORM.items()
-    if form is not CaptureForm.ONE_FOR_ONE]
+    (shape, "no-" + form.replace("_", "-"))
+    for shape, form in CAPTURE_FORM.items()
+    if form is not CaptureForm.ONE_FOR_ONE
+]
 
 
 def choices_of(deal: Deal, seat: int) -> list[Action]:
     """What ``seat`` may do now (engine), claims and the dealer's taking of a table mournival
     left out, each action once."""
-    return list(dict.fromkeys(a for a in deal.legal_actions(seat)
-                              if a.kind not in ("claim", "take_table_mournival")))
+    return list(
+        dict.fromkeys(
+            a for a in deal.legal_actions(seat) if a.kind not in ("claim", "take_table_mournival")
+        )
+    )
 
 
 def group_key(a: Action) -> tuple[object, ...]:
@@ -113,8 +127,9 @@ def form_words(a: Action) -> str:
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
-def decoys(deal: Deal, seat: int, basic: bool, rng: random.Random | None = None,
-           like: Action | None = None) -> list[tuple[Action, str]]:
+def decoys(
+    deal: Deal, seat: int, basic: bool, rng: random.Random | None = None, like: Action | None = None
+) -> list[tuple[Action, str]]:
     """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
     learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
     a table card of another rank, lying down, declaring a pair that is not dead, ending a turn
@@ -139,8 +154,7 @@ def decoys(deal: Deal, seat: int, basic: bool, rng: random.Random | None = None,
                     out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
         for _r, cs in sorted(by_hand.items()):
             if len(cs) == 2:
-                kind = ("declare_dead_pair" if deal.game.declares(Declaration.DEAD_PAIR)
-                        else None)
+                kind = "declare_dead_pair" if deal.game.declares(Declaration.DEAD_PAIR) else None
                 if kind:
                     out.append((Action.make(seat, kind, cs), "declaration"))
         if deal.game.any_captures_per_turn:
@@ -211,7 +225,7 @@ def legal_tags(deal: Deal, seat: int, groups: list[list[Action]]) -> set[str]:
         elif a.kind.startswith("declare"):
             tags.add("declaration")
             if a.declared in (Declaration.PRIAL, Declaration.MOURNIVAL):
-                tags.add(str(a.declared))                       # prial, mournival
+                tags.add(str(a.declared))  # prial, mournival
         elif a.form:
             tags.add(a.form.replace("_", "-"))
         if any(deal.would_split_prial(x) for x in g):
@@ -235,10 +249,12 @@ _SHORT_WHY = {
     "no_capture_yet": "ends a turn that has not captured yet",
     "declaration_is_a_turn": "is a declaration, which takes your turn under this ruleset",
 }
-_SHORT_BY_KIND = {"capture": "is not a capture you may make now",
-                  "play_on_capture": "is not a capture you may make now",
-                  "lie_down": "lies down while another move is possible",
-                  "end_turn": "is not a move you may make now"}
+_SHORT_BY_KIND = {
+    "capture": "is not a capture you may make now",
+    "play_on_capture": "is not a capture you may make now",
+    "lie_down": "lies down while another move is possible",
+    "end_turn": "is not a move you may make now",
+}
 
 
 def _mover(deal: Deal) -> int:
@@ -263,7 +279,8 @@ def _short_why(deal: Deal, a: Action) -> str:
     why = deal.why_illegal(a)
     code = why.code if why is not None else ""
     return _SHORT_WHY.get(code) or _SHORT_BY_KIND.get(
-        a.kind, "is a declaration you may not make now")
+        a.kind, "is a declaration you may not make now"
+    )
 
 
 class LegalPlay(PuzzleKind):
@@ -273,36 +290,49 @@ class LegalPlay(PuzzleKind):
         """The themes a plan may aim at under ``rs``."""
         game = rs.game()
         out = [CaptureForm.ONE_FOR_ONE, "lie_down"]
-        if any(game.declares(d) for d in (Declaration.PRIAL, Declaration.MOURNIVAL,
-                                          Declaration.DEAD_PAIR)):
-            out.append("declaration")       # (a ruleset that declares any pair tags it so)
-        for form in (CaptureForm.ONE_FOR_THREE, CaptureForm.PAIR_FOR_PAIR,
-                     CaptureForm.PRIAL_FOR_ONE):
+        if any(
+            game.declares(d)
+            for d in (Declaration.PRIAL, Declaration.MOURNIVAL, Declaration.DEAD_PAIR)
+        ):
+            out.append("declaration")  # (a ruleset that declares any pair tags it so)
+        for form in (
+            CaptureForm.ONE_FOR_THREE,
+            CaptureForm.PAIR_FOR_PAIR,
+            CaptureForm.PRIAL_FOR_ONE,
+        ):
             out.append(form if game.allows(form) else f"no_{form}")
         if game.allows(CaptureForm.ONE_FOR_THREE) and game.claimable(OversightKind.SPLIT_PRIAL):
             out.append(OversightKind.SPLIT_PRIAL)
         if game.any_captures_per_turn:
             out.append("end_turn")
-        out.append("two_for_one")           # a decoy: one card taking two of a rank
+        out.append("two_for_one")  # a decoy: one card taking two of a rank
         return out
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
-        if theme == "mismatch":             # a decoy any plan may list
+        if theme == "mismatch":  # a decoy any plan may list
             return True
-        if theme in ("prial", "mournival"):     # a declaration of one, among the moves
+        if theme in ("prial", "mournival"):  # a declaration of one, among the moves
             return plan["theme"] == "declaration"
         return plan["theme"].replace("_", "-") == theme
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
-        right = [c["letter"] for c in data["choices"]
-                 if deal.why_illegal(action_from_json(c["move"], 0)) is None]
-        return {"actions": [action_to_json(a) for a in choices_of(deal, seat)],
-                "choices": [dict(c) for c in data["choices"]], "right": right}
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
+        right = [
+            c["letter"]
+            for c in data["choices"]
+            if deal.why_illegal(action_from_json(c["move"], 0)) is None
+        ]
+        return {
+            "actions": [action_to_json(a) for a in choices_of(deal, seat)],
+            "choices": [dict(c) for c in data["choices"]],
+            "right": right,
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
@@ -343,13 +373,14 @@ class LegalPlay(PuzzleKind):
             elif want not in tags | {t for _, t in probes}:
                 continue
             if not probes:
-                continue        # nothing to set beside the allowed moves
+                continue  # nothing to set beside the allowed moves
             pick.append((d, g, probes))
         if not pick:
             return None
-        if theme == "declaration":          # a prial (or mournival) that may be declared first
-            held = [x for x in pick if legal_tags(x[0], _mover(x[0]), x[1])
-                    & {"prial", "mournival"}]
+        if theme == "declaration":  # a prial (or mournival) that may be declared first
+            held = [
+                x for x in pick if legal_tags(x[0], _mover(x[0]), x[1]) & {"prial", "mournival"}
+            ]
             pick = held or pick
         # a position with one allowed move half the time where there is one, so that a puzzle
         # with one right letter is not mostly a lie-down (issue 42: "lie down" was then right)
@@ -371,8 +402,7 @@ class LegalPlay(PuzzleKind):
             # where it is not the move; a decoy of another shape (one card taking two) would be
             # told wrong by its wording alone
             form = shape(label(legal[0]))
-            alike = [x for x in probes
-                     if shape(label(x[0])) == form or x[0].kind == "lie_down"]
+            alike = [x for x in probes if shape(label(x[0])) == form or x[0].kind == "lie_down"]
             probes = alike or probes
         wanted = [x for x in probes if x[1] == want]
         others = [x for x in probes if x[1] != want]
@@ -386,7 +416,7 @@ class LegalPlay(PuzzleKind):
             others.sort(key=lambda x: x[0].kind != "lie_down")
         shown = (wanted[:1] + others)[:room]
         if len(legal) == 1 and len(shown) < 2:
-            return None         # one allowed move beside one decoy: the odd one out is right
+            return None  # one allowed move beside one decoy: the odd one out is right
         entries = [(a, True, "") for a in legal] + [(a, False, tag) for a, tag in shown]
         rng.shuffle(entries)
         choices = []
@@ -397,13 +427,15 @@ class LegalPlay(PuzzleKind):
             choices.append({"letter": letter, "move": action_to_json(a), "text": label(a)})
             if ok:
                 group = next(x for x in groups if x[0] == a)
-                more = (f" (or any of the {len(group)} such moves)" if len(group) > 1 else "")
+                more = f" (or any of the {len(group)} such moves)" if len(group) > 1 else ""
                 note = ""
                 if any(deal.would_split_prial(x) for x in group):
                     ranks = RANK_PLURALS[rank_of(a.cards[0])]
-                    note = (f": allowed, but it splits the prial of {ranks} on the "
-                            "table, and the others may claim the two left (a split prial). "
-                            "Take all three with one card instead")
+                    note = (
+                        f": allowed, but it splits the prial of {ranks} on the "
+                        "table, and the others may claim the two left (a split prial). "
+                        "Take all three with one card instead"
+                    )
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
@@ -414,30 +446,46 @@ class LegalPlay(PuzzleKind):
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
         tags = allowed | {tag for _, ok, tag in entries if not ok}
-        example = next(" ".join(x) for x in (LETTERS[:2], LETTERS[1:3], LETTERS[:1],
-                                             LETTERS[1:2], LETTERS[:3])
-                       if list(x) != right and len(x) <= len(entries))
+        example = next(
+            " ".join(x)
+            for x in (LETTERS[:2], LETTERS[1:3], LETTERS[:1], LETTERS[1:2], LETTERS[:3])
+            if list(x) != right and len(x) <= len(entries)
+        )
         accepted = [" ".join(right), ", ".join(right).lower()]
         if len(right) > 1:
             accepted.append(" and ".join(reversed(right)))
         facts = {
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
-            "allowed": "\n".join(lines_ok), "refused": "\n".join(lines_no) or "- none listed.",
-            "count": len(groups), "example": example,
+            "allowed": "\n".join(lines_ok),
+            "refused": "\n".join(lines_no) or "- none listed.",
+            "count": len(groups),
+            "example": example,
             "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
-            "captures": join([spec("captures").words[f] for f in CaptureForm
-                              if ctx.rs.game().allows(f)]),
+            "captures": join(
+                [spec("captures").words[f] for f in CaptureForm if ctx.rs.game().allows(f)]
+            ),
         }
-        features = {"choices": max(0, len(entries) - 3), "right": len(right) - 1,
-                    "forbidden": float(any(t.startswith("no-") for t in tags)),
-                    "declaration": float("declaration" in tags),
-                    "rare_form": float(bool(tags & {"pair-for-pair", "prial-for-one",
-                                                    "one-for-three"})),
-                    "split_prial": float(bool(split))}
-        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["legal-play"] + sorted(tags), theme=want, tags=tags,
-                         data=data)
+        features = {
+            "choices": max(0, len(entries) - 3),
+            "right": len(right) - 1,
+            "forbidden": float(any(t.startswith("no-") for t in tags)),
+            "declaration": float("declaration" in tags),
+            "rare_form": float(bool(tags & {"pair-for-pair", "prial-for-one", "one-for-three"})),
+            "split_prial": float(bool(split)),
+        }
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=answer,
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["legal-play"] + sorted(tags),
+            theme=want,
+            tags=tags,
+            data=data,
+        )
 
     @staticmethod
     def _arranged(ctx: Ctx, theme: str) -> tuple[list[int], int, list[Bot]]:
@@ -461,7 +509,7 @@ class LegalPlay(PuzzleKind):
             hand = [i for i, q in enumerate(order) if q == seat]
             _place(pack, rng.sample(hand, 3) + rng.sample(table, 1), cards)
             return pack, dealer, ctx.bots(rate, {seat: 1.0})
-        if theme == "declaration":          # a prial dealt to a player who does not declare it
+        if theme == "declaration":  # a prial dealt to a player who does not declare it
             seat = rng.randrange(n)
             hand = [i for i, q in enumerate(order) if q == seat]
             _place(pack, rng.sample(hand, 3), cards[:3])
@@ -477,11 +525,13 @@ class LegalPlay(PuzzleKind):
     def check(self, p: Puzzle, text: str) -> Verdict:
         choices = p.answer["choices"]
         letters = "".join(c["letter"] for c in choices)
-        picked = letters_answer(text, letters, expected=f"answer with letters from "
-                                                        f"{letters[0]} to {letters[-1]}")
+        picked = letters_answer(
+            text, letters, expected=f"answer with letters from {letters[0]} to {letters[-1]}"
+        )
         if not picked:
-            raise AnswerError(f"answer with the letters of the moves you may make "
-                              f"({letters[0]} to {letters[-1]})")
+            raise AnswerError(
+                f"answer with the letters of the moves you may make ({letters[0]} to {letters[-1]})"
+            )
         right = set(p.answer["right"])
         deal = p.deal()
         missed = [c for c in choices if c["letter"] in right and c["letter"] not in picked]
@@ -492,22 +542,32 @@ class LegalPlay(PuzzleKind):
             return Verdict(True, "Right: " + ", ".join(sorted(right)) + ".")
         parts = []
         if missed:
-            parts.append("you left out " + "; ".join(f"{c['letter']}) {c['text']}"
-                                                      for c in missed))
+            parts.append("you left out " + "; ".join(f"{c['letter']}) {c['text']}" for c in missed))
         if wrong:
-            parts.append("not allowed: " + "; ".join(
-                f"{c['letter']}) {c['text']}: "
-                f"{_refusal(deal, action_from_json(c['move'], 0)).words(p.seat)}"
-                for c in wrong))
-        bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
-                for c in wrong]
+            parts.append(
+                "not allowed: "
+                + "; ".join(
+                    f"{c['letter']}) {c['text']}: "
+                    f"{_refusal(deal, action_from_json(c['move'], 0)).words(p.seat)}"
+                    for c in wrong
+                )
+            )
+        bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}" for c in wrong]
         if missed:
-            bits.append(f"you left out {len(missed)} move{'s' if len(missed) > 1 else ''} "
-                        "you may make")
-        lead = (f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
-                if hits else "Not right. ")
-        return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
-                       credit=credit, retry="Not yet: " + "; ".join(bits) + ".")
+            bits.append(
+                f"you left out {len(missed)} move{'s' if len(missed) > 1 else ''} you may make"
+            )
+        lead = (
+            f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
+            if hits
+            else "Not right. "
+        )
+        return Verdict(
+            False,
+            lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
+            credit=credit,
+            retry="Not yet: " + "; ".join(bits) + ".",
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]

@@ -97,9 +97,18 @@ def sentences() -> list[Sentence]:
         values = {jsonable(lib.parameter(rid, name).value) for rid in citing}
         if len(values) != 1:
             raise DataError(f"{where}: the rulesets citing {ref} disagree on {name}")
-        out.append({"quote": ref, "parameter": name, "decides": decides, "others": others,
-                    "open": bool(item.get("open")), "citing": citing,
-                    "value": values.pop(), "note": str(item.get("note") or "").strip()})
+        out.append(
+            {
+                "quote": ref,
+                "parameter": name,
+                "decides": decides,
+                "others": others,
+                "open": bool(item.get("open")),
+                "citing": citing,
+                "value": values.pop(),
+                "note": str(item.get("note") or "").strip(),
+            }
+        )
     _CACHE = (weakref.ref(lib), out)
     return out
 
@@ -127,10 +136,12 @@ OTHER = "other"
 #: four options on every puzzle, each what a reading of the sentence gives (issue 42: the
 #: options used to carry the values, and a learner went by the value most rulesets take).
 ANSWERS = (SAYS, READ, OPEN, OTHER)
-ANSWER_WORDS = {SAYS: "the text says it in so many words",
-                READ: "a close reading of the text gives it",
-                OPEN: "the text leaves it open",
-                OTHER: "the text gives some other value"}
+ANSWER_WORDS = {
+    SAYS: "the text says it in so many words",
+    READ: "a close reading of the text gives it",
+    OPEN: "the text leaves it open",
+    OTHER: "the text gives some other value",
+}
 #: The variants, in the order consecutive seeds take them: ``status`` (one sentence and a
 #: value: does the text say it, does a close reading give it, does it leave it open, or does
 #: it give some other value?) and ``compare`` (the same rule in several sources' words side
@@ -158,8 +169,10 @@ def _asked_reading(ruleset: str, item: Sentence) -> tuple[str, JSONValue]:
     none); raises :class:`DataError` for one of none."""
     reading = right_reading(ruleset, item)
     if reading is None:
-        raise DataError(f"reading: {item['quote']} leaves {item['parameter']} open, but "
-                        f"{ruleset} states it: not a question for that ruleset")
+        raise DataError(
+            f"reading: {item['quote']} leaves {item['parameter']} open, but "
+            f"{ruleset} states it: not a question for that ruleset"
+        )
     return reading
 
 
@@ -222,8 +235,10 @@ def status_pool(ruleset_id: str) -> list[Sentence]:
 def compare_question(name: str, value: JSONValue) -> str:
     """The words of a side-by-side question about ``value`` of parameter ``name`` (as
     ``puzzles/reading.yaml`` words it), for :func:`tutor.puzzles.surface.overlap`."""
-    return (f"The same rule in sources' words, on {spec(name).quiz}: Which of these says: "
-            f"{value_words(name, value)}? Answer with a letter.")
+    return (
+        f"The same rule in sources' words, on {spec(name).quiz}: Which of these says: "
+        f"{value_words(name, value)}? Answer with a letter."
+    )
 
 
 #: :func:`compare_sets` of the library last asked about, by ruleset (held weakly, as
@@ -261,14 +276,22 @@ def compare_sets(ruleset_id: str) -> list[CompareSet]:
         name = item["parameter"]
         rivals: dict[str, list[Sentence]] = {}
         for s in every:
-            if s["parameter"] == name and not s["open"] and s["value"] != item["value"] \
-                    and s["quote"].split(":")[0] != src:
+            if (
+                s["parameter"] == name
+                and not s["open"]
+                and s["value"] != item["value"]
+                and s["quote"].split(":")[0] != src
+            ):
                 rivals.setdefault(repr(s["value"]), []).append(s)
         groups = [rivals[k] for k in sorted(rivals)]
         combos: list[list[Sentence]] = [[item]]
         for g in groups:
-            combos = [c + [s] for c in combos for s in g
-                      if s["quote"].split(":")[0] not in {x["quote"].split(":")[0] for x in c}]
+            combos = [
+                c + [s]
+                for c in combos
+                for s in g
+                if s["quote"].split(":")[0] not in {x["quote"].split(":")[0] for x in c}
+            ]
         for shown in combos:
             if len(shown) < 2:
                 continue
@@ -279,10 +302,14 @@ def compare_sets(ruleset_id: str) -> list[CompareSet]:
                 seen.add((key, repr(right["value"])))
                 q = compare_question(name, right["value"])
                 mine = overlap(lib.quotation(right["quote"]).text, q)
-                theirs = [overlap(lib.quotation(s["quote"]).text, q) for s in shown
-                          if s is not right]
-                case = {"quotes": [s["quote"] for s in shown], "parameter": name,
-                        "asked": right["value"]}
+                theirs = [
+                    overlap(lib.quotation(s["quote"]).text, q) for s in shown if s is not right
+                ]
+                case = {
+                    "quotes": [s["quote"] for s in shown],
+                    "parameter": name,
+                    "asked": right["value"],
+                }
                 (up if mine > max(theirs) else down if mine < min(theirs) else even).append(case)
     n = min(len(up), len(down))
     out = even + up[:n] + down[:n]
@@ -306,8 +333,9 @@ class Reading(PuzzleKind):
             return "none of its values cites a source sentence set as a reading puzzle"
         return None
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         k = set_index(seed)
         variant = VARIANTS[k % len(VARIANTS)]
         if variant == "compare" and not compare_sets(rs.id):
@@ -316,7 +344,9 @@ class Reading(PuzzleKind):
             return {"variant": variant, "item": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
         # the status puzzles' own count: consecutive status seeds take consecutive turns
         if compare_sets(rs.id):
-            turn = (k // len(VARIANTS)) * VARIANTS.count("status") + VARIANTS[:k % len(VARIANTS)].count("status")
+            turn = (k // len(VARIANTS)) * VARIANTS.count("status") + VARIANTS[
+                : k % len(VARIANTS)
+            ].count("status")
         else:
             turn = k
         # the answer (the text says it, a close reading gives it, it leaves it open, it gives
@@ -331,8 +361,7 @@ class Reading(PuzzleKind):
         # (status_guess) one time in len(ANSWERS), the others the rest (issue 42)
         j = turn // len(order)
         pool, guess = status_pool(rs.id), status_guess(rs.id)
-        guessed = [c for c in among
-                   if guess.get((pool[c[0]]["parameter"], repr(c[1]))) == answer]
+        guessed = [c for c in among if guess.get((pool[c[0]]["parameter"], repr(c[1]))) == answer]
         rest = [c for c in among if c not in guessed]
         if guessed and rest:
             among = guessed if j % len(ANSWERS) == 0 else rest
@@ -347,24 +376,40 @@ class Reading(PuzzleKind):
             return plan["variant"] == "status"
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         if data["variant"] == "compare":
             lib = library()
             target = jsonable(data["value"])
-            says = [i for i, ref in enumerate(data["quotes"])
-                    if any(jsonable(lib.parameter(r, data["parameter"]).value) == target
-                           for r in data["citing"][i])]
+            says = [
+                i
+                for i, ref in enumerate(data["quotes"])
+                if any(
+                    jsonable(lib.parameter(r, data["parameter"]).value) == target
+                    for r in data["citing"][i]
+                )
+            ]
             if len(says) != 1:
                 raise DataError("reading: the sentences side by side do not single one out")
-            return {"parameter": data["parameter"], "quotes": list(data["quotes"]),
-                    "letter": LETTERS[says[0]]}
-        item = next(s for s in sentences() if s["quote"] == data["quote"]
-                    and s["parameter"] == data["parameter"])
+            return {
+                "parameter": data["parameter"],
+                "quotes": list(data["quotes"]),
+                "letter": LETTERS[says[0]],
+            }
+        item = next(
+            s
+            for s in sentences()
+            if s["quote"] == data["quote"] and s["parameter"] == data["parameter"]
+        )
         how = status_answer(rs.id, item, data["value"])
-        return {"quote": item["quote"], "parameter": item["parameter"],
-                "value": jsonable(data["value"]), "how": how,
-                "letter": LETTERS[ANSWERS.index(how)]}
+        return {
+            "quote": item["quote"],
+            "parameter": item["parameter"],
+            "value": jsonable(data["value"]),
+            "how": how,
+            "letter": LETTERS[ANSWERS.index(how)],
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         if ctx.plan["variant"] == "compare":
@@ -383,73 +428,121 @@ class Reading(PuzzleKind):
         how = status_answer(ctx.rs.id, item, named)
         status_how = _asked_reading(ctx.rs.id, item)[0]
         p = lib.parameter(ctx.rs.id, name)
-        own = jsonable(p.value)              # the ruleset's value (the engine's, when chosen)
-        data = {"quote": item["quote"], "parameter": name, "value": named,
-                "position": False, "variant": "status", "hide_id": True}
+        own = jsonable(p.value)  # the ruleset's value (the engine's, when chosen)
+        data = {
+            "quote": item["quote"],
+            "parameter": name,
+            "value": named,
+            "position": False,
+            "variant": "status",
+            "hide_id": True,
+        }
         options = "\n".join(f"{LETTERS[i]}) {ANSWER_WORDS[a]}" for i, a in enumerate(ANSWERS))
         letter = LETTERS[ANSWERS.index(how)]
         taken: dict[str, list[tuple[str, str]]] = {}
         for rid in lib.rulesets:
             pr = lib.parameter(rid, name)
             taken.setdefault(repr(jsonable(pr.value)), []).append(
-                (lib.ruleset_name(rid), pr.status))
+                (lib.ruleset_name(rid), pr.status)
+            )
         # the ruleset by a name that gives none of its values away (its title stays in laugh
         # rules): "tournament scoring" or "points" would tell a reading before it is read
         title = lib.ruleset_name(ctx.rs.id)
         decides = plain(item["decides"])
         said, own_words = value_words(name, named), value_words(name, own)
         if how == OPEN:
-            verdict = (f"{letter}: the text leaves it open, and under {title} the engine chose: "
-                       f"{own_words}. The words “{decides}” go no further.")
+            verdict = (
+                f"{letter}: the text leaves it open, and under {title} the engine chose: "
+                f"{own_words}. The words “{decides}” go no further."
+            )
         elif how == READ:
-            verdict = (f"{letter}: a close reading of its words gives it, as {title} reads it: "
-                       f"{said}. The words “{decides}” decide it, though not in so many words.")
+            verdict = (
+                f"{letter}: a close reading of its words gives it, as {title} reads it: "
+                f"{said}. The words “{decides}” decide it, though not in so many words."
+            )
         elif how == SAYS:
-            verdict = (f"{letter}: the text says it in so many words: {said}. The words "
-                       f"“{decides}” decide it.")
+            verdict = (
+                f"{letter}: the text says it in so many words: {said}. The words "
+                f"“{decides}” decide it."
+            )
         else:
-            whose = "; ".join(f"{t[:1].upper()}{t[1:]} takes it, {_STATUS_WORDS[st]}"
-                              for t, st in taken.get(repr(named)) or [])
-            verdict = (f"{letter}: the text gives some other value: {own_words}, not {said}. "
-                       f"The words “{decides}” decide it"
-                       + (", as a close reading of them gives it" if status_how == READ else "")
-                       + "." + (f" {whose}." if whose else ""))
+            whose = "; ".join(
+                f"{t[:1].upper()}{t[1:]} takes it, {_STATUS_WORDS[st]}"
+                for t, st in taken.get(repr(named)) or []
+            )
+            verdict = (
+                f"{letter}: the text gives some other value: {own_words}, not {said}. "
+                f"The words “{decides}” decide it"
+                + (", as a close reading of them gives it" if status_how == READ else "")
+                + "."
+                + (f" {whose}." if whose else "")
+            )
         why_not = {
-            SAYS: {READ: "The text does not say it in so many words: the value is read from "
-                         "them.",
-                   OPEN: "The text does not say it: the engine chose.",
-                   OTHER: "The text does not say this value."},
-            READ: {SAYS: "No reading is needed: the text says it outright.",
-                   OPEN: "The words do not give it, even read closely.",
-                   OTHER: "Read closely, the words give some other value."},
-            OPEN: {SAYS: "The words decide it: the engine did not have to choose.",
-                   READ: "Read closely, the words decide it: the engine did not have to "
-                         "choose.",
-                   OTHER: "The words decide it: the engine did not have to choose."},
-            OTHER: {SAYS: "It is the value the text gives.",
-                    READ: "It is the value the words give, read closely.",
-                    OPEN: "The sentence gives no value of it, this one or any other."},
+            SAYS: {
+                READ: "The text does not say it in so many words: the value is read from them.",
+                OPEN: "The text does not say it: the engine chose.",
+                OTHER: "The text does not say this value.",
+            },
+            READ: {
+                SAYS: "No reading is needed: the text says it outright.",
+                OPEN: "The words do not give it, even read closely.",
+                OTHER: "Read closely, the words give some other value.",
+            },
+            OPEN: {
+                SAYS: "The words decide it: the engine did not have to choose.",
+                READ: "Read closely, the words decide it: the engine did not have to choose.",
+                OTHER: "The words decide it: the engine did not have to choose.",
+            },
+            OTHER: {
+                SAYS: "It is the value the text gives.",
+                READ: "It is the value the words give, read closely.",
+                OPEN: "The sentence gives no value of it, this one or any other.",
+            },
         }
         lines = [f"- {LETTERS[i]}) {why_not[a][how]}" for i, a in enumerate(ANSWERS) if a != how]
-        status = (f"{title[:1].upper()}{title[1:]} marks its value {_STATUS_WORDS[p.status]}"
-                  + (f". {' '.join(p.note.split())}" if p.note else "."))
-        facts = {"quote": quote_plain(q.text), "source": _who(lib, item["quote"]),
-                 "where": q.where, "options": options, "value": said,
-                 "verdict": verdict, "others": "\n".join(lines),
-                 "note": item["note"], "status": status, "ruleset": title,
-                 "parameter": spec(name).quiz}
+        status = f"{title[:1].upper()}{title[1:]} marks its value {_STATUS_WORDS[p.status]}" + (
+            f". {' '.join(p.note.split())}" if p.note else "."
+        )
+        facts = {
+            "quote": quote_plain(q.text),
+            "source": _who(lib, item["quote"]),
+            "where": q.where,
+            "options": options,
+            "value": said,
+            "verdict": verdict,
+            "others": "\n".join(lines),
+            "note": item["note"],
+            "status": status,
+            "ruleset": title,
+            "parameter": spec(name).quiz,
+        }
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"open": float(status_how == OPEN), "read": float(status_how == READ),
-                    "readings": 0.0}
-        themes = ["sources", "reading", name.replace("_", "-"),
-                  {SAYS: "stated", READ: "read", OPEN: "open"}[status_how]]
-        return Candidate(deal=deal, seat=deal.dealer,
-                         variant={SAYS: "decided", READ: "read", OPEN: "open",
-                                  OTHER: "another"}[how],
-                         answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
-                         accepted=[letter, letter.lower()], facts=facts, features=features,
-                         themes=themes, theme="reading", data=data, quotes=[item["quote"]],
-                         question_key="status", explain_key="status")
+        features = {
+            "open": float(status_how == OPEN),
+            "read": float(status_how == READ),
+            "readings": 0.0,
+        }
+        themes = [
+            "sources",
+            "reading",
+            name.replace("_", "-"),
+            {SAYS: "stated", READ: "read", OPEN: "open"}[status_how],
+        ]
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant={SAYS: "decided", READ: "read", OPEN: "open", OTHER: "another"}[how],
+            answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
+            accepted=[letter, letter.lower()],
+            facts=facts,
+            features=features,
+            themes=themes,
+            theme="reading",
+            data=data,
+            quotes=[item["quote"]],
+            question_key="status",
+            explain_key="status",
+        )
 
     # -- the same rule side by side --------------------------------------------------------
 
@@ -462,38 +555,63 @@ class Reading(PuzzleKind):
         shown = [every[ref] for ref in case["quotes"]]
         rng.shuffle(shown)
         target = jsonable(case["asked"])
-        data = {"variant": "compare", "parameter": name, "value": target,
-                "quotes": [s["quote"] for s in shown], "citing": [s["citing"] for s in shown],
-                "position": False, "hide_id": True}
+        data = {
+            "variant": "compare",
+            "parameter": name,
+            "value": target,
+            "quotes": [s["quote"] for s in shown],
+            "citing": [s["citing"] for s in shown],
+            "position": False,
+            "hide_id": True,
+        }
         letter = LETTERS[[jsonable(s["value"]) for s in shown].index(target)]
         lines = []
         for i, s in enumerate(shown):
             rid = s["citing"][0]
             pr = lib.parameter(rid, name)
-            lines.append(f"- {LETTERS[i]}) {_who(lib, s['quote'])}, under "
-                         f"‘{lib.quotation(s['quote']).where}’: {value_words(name, s['value'])}"
-                         f"; the words “{plain(s['decides'])}” give it, "
-                         f"{_STATUS_WORDS[pr.status]}.")
-        facts = {"options": "\n".join(f"{LETTERS[i]}) “{quote_plain(lib.quotation(s['quote']).text)}”"
-                                       for i, s in enumerate(shown)),
-                 "value": value_words(name, target), "parameter": spec(name).quiz,
-                 "k": len(shown), "lines": "\n".join(lines)}
+            lines.append(
+                f"- {LETTERS[i]}) {_who(lib, s['quote'])}, under "
+                f"‘{lib.quotation(s['quote']).where}’: {value_words(name, s['value'])}"
+                f"; the words “{plain(s['decides'])}” give it, "
+                f"{_STATUS_WORDS[pr.status]}."
+            )
+        facts = {
+            "options": "\n".join(
+                f"{LETTERS[i]}) “{quote_plain(lib.quotation(s['quote']).text)}”"
+                for i, s in enumerate(shown)
+            ),
+            "value": value_words(name, target),
+            "parameter": spec(name).quiz,
+            "k": len(shown),
+            "lines": "\n".join(lines),
+        }
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"readings": float(max(0, len(shown) - 3)), "read": float(any(
-            lib.parameter(s["citing"][0], name).status == "read" for s in shown))}
-        return Candidate(deal=deal, seat=deal.dealer, variant="compare",
-                         answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
-                         accepted=[letter, letter.lower()], facts=facts, features=features,
-                         themes=["sources", "side-by-side", name.replace("_", "-")],
-                         theme="side-by-side", data=data, quotes=list(data["quotes"]),
-                         question_key="compare", explain_key="compare")
+        features = {
+            "readings": float(max(0, len(shown) - 3)),
+            "read": float(any(lib.parameter(s["citing"][0], name).status == "read" for s in shown)),
+        }
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant="compare",
+            answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
+            accepted=[letter, letter.lower()],
+            facts=facts,
+            features=features,
+            themes=["sources", "side-by-side", name.replace("_", "-")],
+            theme="side-by-side",
+            data=data,
+            quotes=list(data["quotes"]),
+            question_key="compare",
+            explain_key="compare",
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
         if p.variant == "compare":
             return self._check_compare(p, text)
-        letters = LETTERS[:len(ANSWERS)]
+        letters = LETTERS[: len(ANSWERS)]
         got = letters_answer(text, letters, expected=f"answer with a letter ({', '.join(letters)})")
         if len(got) != 1:
             raise AnswerError(f"answer with one letter ({', '.join(letters)})")
@@ -502,8 +620,10 @@ class Reading(PuzzleKind):
             return Verdict(True, f"Right: {right}.")
         said, want = ANSWERS[LETTERS.index(got[0])], p.answer["how"]
         if {said, want} == {SAYS, READ}:
-            nudge = ("the value is the one the sentence gives, but not how it gives it: does it "
-                     "say so in so many words, or do you read it from them?")
+            nudge = (
+                "the value is the one the sentence gives, but not how it gives it: does it "
+                "say so in so many words, or do you read it from them?"
+            )
         elif want == OPEN:
             nudge = "ask whether the sentence gives any value of it at all"
         elif said == OPEN:
@@ -512,25 +632,30 @@ class Reading(PuzzleKind):
             nudge = "read again what the sentence says happens, and to whom: is it this value?"
         else:
             nudge = "read again what the sentence says happens, and to whom: which value is it?"
-        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
-                       retry=f"Not yet: {nudge}" + ("" if nudge.endswith("?") else "."))
+        return Verdict(
+            False,
+            f"Not quite: it is {right}, not {got[0]}.",
+            retry=f"Not yet: {nudge}" + ("" if nudge.endswith("?") else "."),
+        )
 
     def _check_compare(self, p: Puzzle, text: str) -> Verdict:
-        letters = LETTERS[:len(p.answer["quotes"])]
+        letters = LETTERS[: len(p.answer["quotes"])]
         got = letters_answer(text, letters, expected=f"answer with a letter ({', '.join(letters)})")
         if len(got) != 1:
             raise AnswerError(f"answer with one letter ({', '.join(letters)})")
         right = p.answer["letter"]
         if got[0] == right:
             return Verdict(True, f"Right: {right}.")
-        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
-                       retry=f"Not yet: read {got[0]} again: what does it say happens, and to "
-                             "whom?")
+        return Verdict(
+            False,
+            f"Not quite: it is {right}, not {got[0]}.",
+            retry=f"Not yet: read {got[0]} again: what does it say happens, and to whom?",
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         if p.variant == "compare":
-            return ["hint", "quit"] + list(LETTERS[:len(p.answer["quotes"])])
-        return ["hint", "quit"] + list(LETTERS[:len(ANSWERS)])
+            return ["hint", "quit"] + list(LETTERS[: len(p.answer["quotes"])])
+        return ["hint", "quit"] + list(LETTERS[: len(ANSWERS)])
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
@@ -540,6 +665,8 @@ class Reading(PuzzleKind):
 
 
 #: What each status means, as the explanations say it.
-_STATUS_WORDS = {"stated": "stated (the source says it)",
-                 "read": "read (a close reading of the source's words gives it)",
-                 "chosen": "chosen (the source is silent, and the engine chose)"}
+_STATUS_WORDS = {
+    "stated": "stated (the source says it)",
+    "read": "read (a close reading of the source's words gives it)",
+    "chosen": "chosen (the source is silent, and the engine chose)",
+}

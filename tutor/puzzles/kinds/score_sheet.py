@@ -24,14 +24,28 @@ from tutor.puzzles.base import Candidate, Ctx, PuzzleKind, Verdict
 from tutor.puzzles.model import AnswerError, Puzzle
 from tutor.puzzles.reader import read
 
-_WORDS = {"round": "", "rounds": "", "total": "", "totals": "", "cumulative": "", "score": "",
-          "points": "", "point": "", "game": "", "games": "", "is": "", "both": ""}
+_WORDS = {
+    "round": "",
+    "rounds": "",
+    "total": "",
+    "totals": "",
+    "cumulative": "",
+    "score": "",
+    "points": "",
+    "point": "",
+    "game": "",
+    "games": "",
+    "is": "",
+    "both": "",
+}
 
 
 def sheet(match: Match, seat: int) -> list[dict[str, Any]]:
     """``seat``'s sheet: one ``{round, number, practice, points}`` per game, in order."""
-    return [{"round": g.round, "number": g.number, "practice": g.practice, "points": v}
-            for g, v in match.scores(seat)]
+    return [
+        {"round": g.round, "number": g.number, "practice": g.practice, "points": v}
+        for g, v in match.scores(seat)
+    ]
 
 
 def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -54,18 +68,21 @@ class ScoreSheet(PuzzleKind):
             return "it has no tournament score sheet (no match format)"
         return None
 
-    def solve(self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
-        return {**totals(data["sheet"]), "seat": data["seat"],
-                "sheet": [dict(r) for r in data["sheet"]]}
+    def solve(
+        self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
+        return {
+            **totals(data["sheet"]),
+            "seat": data["seat"],
+            "sheet": [dict(r) for r in data["sheet"]],
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         seed = rng.randrange(1 << 30)
         match = Match.start(ctx.rs, n, seed)
-        match.play(len(match.games), ctx.bots(rng.uniform(0.1, 0.5)),
-                   random.Random(f"{seed}:play"))
+        match.play(len(match.games), ctx.bots(rng.uniform(0.1, 0.5)), random.Random(f"{seed}:play"))
         seat = rng.randrange(n)
         rows = sheet(match, seat)
         if not any(r["practice"] for r in rows):
@@ -82,63 +99,105 @@ class ScoreSheet(PuzzleKind):
             games = [r for r in rows if r["round"] == k]
             scored = [str(r["points"]) for r in games if not r["practice"]]
             skipped = [r for r in games if r["practice"]]
-            note = (f" (game {skipped[0]['number']}, the practice game, is not scored)"
-                    if skipped else "")
+            note = (
+                f" (game {skipped[0]['number']}, the practice game, is not scored)"
+                if skipped
+                else ""
+            )
             told.append(f"- Round {k}: {' + '.join(scored)} = {total}{note}.")
-        told.append(f"- Cumulative score over both rounds: "
-                    f"{' + '.join(str(x) for x in rounds)} = {ans['cumulative']}.")
+        told.append(
+            f"- Cumulative score over both rounds: "
+            f"{' + '.join(str(x) for x in rounds)} = {ans['cumulative']}."
+        )
         deal = Deal(ctx.rs, n, match.first, ctx.new_pack())
         example = " ".join(str(x + 3) for x in rounds + [ans["cumulative"]])
         first = next(r for r in rows if r["practice"])
         # the sheet leaves open which game is the practice game (lesson 11): say the match's
-        practice = (f"game {first['number']} of round {first['round']}"
-                    if first["number"] == 1 and first["round"] == 1 else
-                    f"round {first['round']}, game {first['number']}")
-        facts = {"games": "\n".join(lines), "told": "\n".join(told), "you": f"Player {seat}",
-                 "practice": practice,
-                 "example": example, "rounds": len(rounds)}
+        practice = (
+            f"game {first['number']} of round {first['round']}"
+            if first["number"] == 1 and first["round"] == 1
+            else f"round {first['round']}, game {first['number']}"
+        )
+        facts = {
+            "games": "\n".join(lines),
+            "told": "\n".join(told),
+            "you": f"Player {seat}",
+            "practice": practice,
+            "example": example,
+            "rounds": len(rounds),
+        }
         features = {"rounds": float(len(rounds))}
-        return Candidate(deal=deal, seat=seat, variant="default", answer=ans,
-                         accepted=[canonical, ", ".join(canonical.split())], facts=facts,
-                         features=features, themes=["score-sheet", "practice-game"],
-                         theme="score-sheet", data=data)
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant="default",
+            answer=ans,
+            accepted=[canonical, ", ".join(canonical.split())],
+            facts=facts,
+            features=features,
+            themes=["score-sheet", "practice-game"],
+            theme="score-sheet",
+            data=data,
+        )
 
     # -- answers ---------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
         rounds, cum = p.answer["rounds"], p.answer["cumulative"]
         need = len(rounds) + 1
-        got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
-                   numbers=True, expected=f"give {need} numbers: each round's total, then the "
-                                          "cumulative score")
+        got = read(
+            text.replace(":", " "),
+            words=_WORDS,
+            cards=False,
+            ranks=False,
+            numbers=True,
+            expected=f"give {need} numbers: each round's total, then the cumulative score",
+        )
         nums = [v for what, v in got.items if what == "number"]
         if len(nums) != need:
-            raise AnswerError(f"give {need} numbers in order: "
-                              + ", ".join(f"round {k}" for k in range(1, need))
-                              + ", then the cumulative score")
+            raise AnswerError(
+                f"give {need} numbers in order: "
+                + ", ".join(f"round {k}" for k in range(1, need))
+                + ", then the cumulative score"
+            )
         want = rounds + [cum]
         if nums == want:
-            return Verdict(True, "Right: " + ", ".join(
-                f"round {k} {v}" for k, v in enumerate(rounds, 1)) + f", cumulative {cum}.")
+            return Verdict(
+                True,
+                "Right: "
+                + ", ".join(f"round {k} {v}" for k, v in enumerate(rounds, 1))
+                + f", cumulative {cum}.",
+            )
         rows = p.data["sheet"]
         practice = [r for r in rows if r["practice"]]
         wrong = [k for k in range(need) if nums[k] != want[k]]
         nudge = "Not yet: "
-        with_practice = [want[k] + sum(r["points"] for r in practice if r["round"] == k + 1)
-                         for k in range(len(rounds))]
+        with_practice = [
+            want[k] + sum(r["points"] for r in practice if r["round"] == k + 1)
+            for k in range(len(rounds))
+        ]
         if any(nums[k] == with_practice[k] != want[k] for k in range(len(rounds))):
-            nudge += ("a round total counts the practice game, which the sheet does not "
-                      "score.")
+            nudge += "a round total counts the practice game, which the sheet does not score."
         elif wrong == [need - 1]:
             nudge += "the round totals are right; the cumulative score is their sum."
         else:
-            nudge += ("the total of " + ", ".join(
-                f"round {k + 1}" if k < len(rounds) else "both rounds" for k in wrong)
-                + " is off. Add the scored games again.")
-        return Verdict(False, "Not quite: " + "; ".join(
-            (f"round {k + 1}" if k < len(rounds) else "the cumulative score")
-            + f": you said {nums[k]}, it is {want[k]}" for k in wrong) + ".",
-            credit=1 - len(wrong) / need, retry=nudge)
+            nudge += (
+                "the total of "
+                + ", ".join(f"round {k + 1}" if k < len(rounds) else "both rounds" for k in wrong)
+                + " is off. Add the scored games again."
+            )
+        return Verdict(
+            False,
+            "Not quite: "
+            + "; ".join(
+                (f"round {k + 1}" if k < len(rounds) else "the cumulative score")
+                + f": you said {nums[k]}, it is {want[k]}"
+                for k in wrong
+            )
+            + ".",
+            credit=1 - len(wrong) / need,
+            retry=nudge,
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"]

@@ -37,29 +37,51 @@ from tutor.puzzles.reader import clean, read
 
 _PAIR = re.compile(r"\b(?:player|p|seat)?\s*(\d+)\s*[:=]\s*([+-]?\d+)", re.IGNORECASE)
 #: Words a settlement answer may hold besides numbers: units, and words for nothing.
-_UNITS = {"stakes": "", "stake": "", "points": "", "point": "", "player": "", "players": "",
-          "p": "", "seat": "", "net": "", "even": "zero", "quits": "zero", "square": "zero",
-          "pays": "minus", "pay": "minus", "loses": "minus", "lose": "minus", "wins": "",
-          "win": "", "takes": "", "gets": ""}
+_UNITS = {
+    "stakes": "",
+    "stake": "",
+    "points": "",
+    "point": "",
+    "player": "",
+    "players": "",
+    "p": "",
+    "seat": "",
+    "net": "",
+    "even": "zero",
+    "quits": "zero",
+    "square": "zero",
+    "pays": "minus",
+    "pay": "minus",
+    "loses": "minus",
+    "lose": "minus",
+    "wins": "",
+    "win": "",
+    "takes": "",
+    "gets": "",
+}
 
 
 class Settlement(PuzzleKind):
     name = "settlement"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         share = float(defn.options.get("all_share", 0.5))
         mournival = float(defn.options.get("mournival_share", 0.25))
-        return {"variant": "all" if base.random() < share else "you",
-                "mournival": base.random() < mournival}
+        return {
+            "variant": "all" if base.random() < share else "you",
+            "mournival": base.random() < mournival,
+        }
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme in ("set-aside", "table-mournival"):
             return plan["mournival"]
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         r = deal.result
         if r is None:
             raise LaughError("settlement puzzle position is not a finished deal")
@@ -77,8 +99,11 @@ class Settlement(PuzzleKind):
         variant = ctx.plan["variant"]
         r = deal.final_result()
         lib = library()
-        if variant == "you" and r.last_in is not None and any(
-                a.kind == "play_on_capture" for a in deal.history):
+        if (
+            variant == "you"
+            and r.last_in is not None
+            and any(a.kind == "play_on_capture" for a in deal.history)
+        ):
             # the last player in captured alone: the puzzle asks that player, who must count
             # those captures (the board shows them apart from the cards won before)
             seat = r.last_in
@@ -95,16 +120,23 @@ class Settlement(PuzzleKind):
             accepted.append(", ".join(f"{q}: {fmt(values[q])}" for q in asked))
         last_cap = r.last_capturer
         facts = {
-            "you": player_name(seat), "breakdown": "\n".join(lines),
+            "you": player_name(seat),
+            "breakdown": "\n".join(lines),
             "last_in": player_name(r.last_in, seat) if r.last_in is not None else "nobody",
-            "bonus_to": (player_name(r.bonus_to, seat)
-                         + status_mark(lib.parameter(ctx.rs.id, "bonus_to").status)
-                         if r.bonus_to is not None else "nobody"),
+            "bonus_to": (
+                player_name(r.bonus_to, seat)
+                + status_mark(lib.parameter(ctx.rs.id, "bonus_to").status)
+                if r.bonus_to is not None
+                else "nobody"
+            ),
             "bonus": pc.last_in_bonus if pc.last_in_bonus is not None else 0,
             "leftovers": pretty_cards(r.leftovers) or "none",
             # a rule the answer rests on, said with its status as the lessons mark it
-            "leftovers_to": (player_name(r.leftovers_to, seat) if r.leftovers_to is not None
-                             else "nobody, discarded")
+            "leftovers_to": (
+                player_name(r.leftovers_to, seat)
+                if r.leftovers_to is not None
+                else "nobody, discarded"
+            )
             + status_mark(lib.parameter(ctx.rs.id, "leftovers_to").status),
             "last_capture": player_name(last_cap, seat) if last_cap is not None else "nobody",
             "ruleset": lib.rulesets[ctx.rs.id].title,
@@ -116,9 +148,13 @@ class Settlement(PuzzleKind):
             "pot_rule": value_words("pot_to", ctx.rs.pot_to) if ctx.rs.pot_to else "",
             "lie_down_pays": _pays_words(ctx.rs.lie_down_pays),
             # empty unless lying down pays (RULES.md 3.6), so the shipped rulesets' hints stay
-            "pays_sentence": ("" if ctx.rs.lie_down_pays is None else
-                              " " + _pays_words(ctx.rs.lie_down_pays).capitalize()
-                              + ", and those payments are in the results too."),
+            "pays_sentence": (
+                ""
+                if ctx.rs.lie_down_pays is None
+                else " "
+                + _pays_words(ctx.rs.lie_down_pays).capitalize()
+                + ", and those payments are in the results too."
+            ),
             "example": " ".join(_example(len(asked), [values[q] for q in asked])),
         }
         tags = {scoring}
@@ -132,14 +168,22 @@ class Settlement(PuzzleKind):
             tags.add("four_players")
         if r.payments:
             tags.add("payments")
-        features = {"all": float(variant == "all"), "leftovers": float(bool(r.leftovers)),
-                    "players": float(n),
-                    "set_aside": float(bool(r.set_aside)),
-                    "bonus_differs": float(r.bonus_to is not None and r.bonus_to != r.last_in),
-                    "pairs": float(not stakes), "payments": float(bool(r.payments))}
+        features = {
+            "all": float(variant == "all"),
+            "leftovers": float(bool(r.leftovers)),
+            "players": float(n),
+            "set_aside": float(bool(r.set_aside)),
+            "bonus_differs": float(r.bonus_to is not None and r.bonus_to != r.last_in),
+            "pairs": float(not stakes),
+            "payments": float(bool(r.payments)),
+        }
         data = {"asked": asked}
-        themes = ["settlement", {Scoring.STAKES: "stakes", Scoring.PAIRS: "pairs-scoring",
-                                 Scoring.POT: "pot-scoring"}[Scoring(scoring)]]
+        themes = [
+            "settlement",
+            {Scoring.STAKES: "stakes", Scoring.PAIRS: "pairs-scoring", Scoring.POT: "pot-scoring"}[
+                Scoring(scoring)
+            ],
+        ]
         if r.leftovers:
             themes.append("leftovers")
         if r.bonus_to is not None:
@@ -154,13 +198,23 @@ class Settlement(PuzzleKind):
         # puzzle keeps only those: tutor.puzzles.generators.own_quotes)
         quotes = []
         names: list[tuple[str, int | None]] = (
-            [("ante_dealer", n), ("last_in_bonus", n), ("breakeven", n)] if stakes
-            else [("scoring", None)])
-        names += [("leftovers_to", None), ("bonus_to", None), ("table_mournival", None),
-                  ("last_in_plays_on", None)]
-        wanted = {"last_in_bonus": r.bonus_to is not None, "bonus_to": r.bonus_to is not None,
-                  "table_mournival": bool(r.set_aside), "leftovers_to": bool(r.leftovers),
-                  "last_in_plays_on": "play-on" in themes}
+            [("ante_dealer", n), ("last_in_bonus", n), ("breakeven", n)]
+            if stakes
+            else [("scoring", None)]
+        )
+        names += [
+            ("leftovers_to", None),
+            ("bonus_to", None),
+            ("table_mournival", None),
+            ("last_in_plays_on", None),
+        ]
+        wanted = {
+            "last_in_bonus": r.bonus_to is not None,
+            "bonus_to": r.bonus_to is not None,
+            "table_mournival": bool(r.set_aside),
+            "leftovers_to": bool(r.leftovers),
+            "last_in_plays_on": "play-on" in themes,
+        }
         for name, pl in names:
             if not wanted.get(name, True):
                 continue
@@ -170,12 +224,22 @@ class Settlement(PuzzleKind):
             qs = [q for q in p.quotes if q not in quotes]
             if qs:
                 quotes.append(qs[0])
-        return Candidate(deal=deal, seat=seat, variant=variant,
-                         answer=self.solve(deal, seat, data, ctx.rs, n), accepted=accepted,
-                         facts=facts, features=features, themes=themes, data=data, tags=tags,
-                         quotes=quotes, theme=themes[1],
-                         question_key=f"{variant}_{scoring}",
-                         explain_key="pot" if ctx.rs.game().pot_to_one_winner else None)
+        return Candidate(
+            deal=deal,
+            seat=seat,
+            variant=variant,
+            answer=self.solve(deal, seat, data, ctx.rs, n),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=themes,
+            data=data,
+            tags=tags,
+            quotes=quotes,
+            theme=themes[1],
+            question_key=f"{variant}_{scoring}",
+            explain_key="pot" if ctx.rs.game().pot_to_one_winner else None,
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -186,11 +250,15 @@ class Settlement(PuzzleKind):
         t = clean(text)
         pairs = _PAIR.findall(t) if len(asked) > 1 else []
         rest = _PAIR.sub(" ", t) if pairs else t
-        expected = ("give one number per player, for example "
-                    + ("`+1 -2 0`" if key == "net" else "`2 0 1`")   # points are never negative
-                    if len(asked) > 1 else "give one number")
-        got = read(rest, words=_UNITS, cards=False, ranks=False, numbers=not pairs,
-                   expected=expected)
+        expected = (
+            "give one number per player, for example "
+            + ("`+1 -2 0`" if key == "net" else "`2 0 1`")  # points are never negative
+            if len(asked) > 1
+            else "give one number"
+        )
+        got = read(
+            rest, words=_UNITS, cards=False, ranks=False, numbers=not pairs, expected=expected
+        )
         said: dict[int, int] = {}
         if pairs:
             for s, v in pairs:
@@ -199,17 +267,19 @@ class Settlement(PuzzleKind):
                 said[int(s)] = int(v)
             bad = [s for s in said if s not in asked]
             if bad:
-                raise AnswerError(f"there is no player {bad[0]} here: players are 0 to "
-                                  f"{p.players - 1}")
+                raise AnswerError(
+                    f"there is no player {bad[0]} here: players are 0 to {p.players - 1}"
+                )
             if set(said) != set(asked):
                 missing = [s for s in asked if s not in said]
-                raise AnswerError(f"give a result for every player: missing player "
-                                  f"{', '.join(map(str, missing))}")
+                raise AnswerError(
+                    f"give a result for every player: missing player {', '.join(map(str, missing))}"
+                )
         else:
             nums: list[int] = []
             sign = 1
             for what, v in got.items:
-                if v == "minus":          # "pays 2": minus two
+                if v == "minus":  # "pays 2": minus two
                     sign = -1
                 elif v == "zero":
                     nums.append(0)
@@ -218,11 +288,16 @@ class Settlement(PuzzleKind):
                     sign = 1
             if len(nums) != len(asked):
                 if len(asked) == 1:
-                    raise AnswerError("give one number: what you win (+2) or pay (-1)"
-                                      if key == "net" else "give one number: your points")
-                raise AnswerError(f"give {len(asked)} numbers, one per player in seat order "
-                                  f"(Player 0 first), for example "
-                                  f"`{' '.join(_example(len(asked), [values[s] for s in asked], key == 'net'))}`")
+                    raise AnswerError(
+                        "give one number: what you win (+2) or pay (-1)"
+                        if key == "net"
+                        else "give one number: your points"
+                    )
+                raise AnswerError(
+                    f"give {len(asked)} numbers, one per player in seat order "
+                    f"(Player 0 first), for example "
+                    f"`{' '.join(_example(len(asked), [values[s] for s in asked], key == 'net'))}`"
+                )
             said = dict(zip(asked, nums))
         wrong = [(s, said[s], values[s]) for s in asked if said[s] != values[s]]
         if not wrong:
@@ -230,13 +305,20 @@ class Settlement(PuzzleKind):
                 v = values[asked[0]]
                 unit = ("stake" if key == "net" else "point") + ("" if abs(v) == 1 else "s")
                 return Verdict(True, f"Right: {_signed(v, key)} {unit}.")
-            return Verdict(True, "Right: " + ", ".join(f"Player {s} {_signed(values[s], key)}"
-                                                       for s in asked) + ".")
-        parts = [f"Player {s}: you said {_signed(v, key)}, it is {_signed(w, key)}"
-                 for s, v, w in wrong]
+            return Verdict(
+                True,
+                "Right: " + ", ".join(f"Player {s} {_signed(values[s], key)}" for s in asked) + ".",
+            )
+        parts = [
+            f"Player {s}: you said {_signed(v, key)}, it is {_signed(w, key)}" for s, v, w in wrong
+        ]
         retry = _nudge(p, wrong, len(asked))
-        return Verdict(False, "Not quite. " + "; ".join(parts) + ".",
-                       credit=1 - len(wrong) / len(asked), retry=retry)
+        return Verdict(
+            False,
+            "Not quite. " + "; ".join(parts) + ".",
+            credit=1 - len(wrong) / len(asked),
+            retry=retry,
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"]
@@ -253,8 +335,11 @@ def _breakdown_line(s: SeatSettlement, deal: Deal, seat: int, value: int) -> str
     """One seat's line of the explanation: its won cards, then its settlement worked out
     (:func:`_working`), then its result."""
     extra = []
-    alone = sum(len(a.cards) + len(a.table) for a in deal.history
-                if a.kind == "play_on_capture" and a.player == s.seat)
+    alone = sum(
+        len(a.cards) + len(a.table)
+        for a in deal.history
+        if a.kind == "play_on_capture" and a.player == s.seat
+    )
     if alone:
         extra.append(f"{alone} captured alone after the others lay down")
     if s.leftovers:
@@ -302,8 +387,13 @@ def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng: rando
 
 
 #: The parts of a result (:meth:`~tutor.engine.game.Game.result_parts`), as a nudge names them.
-_PART_WORDS = {"ante": "the ante", "pot_share": "the pot", "bonus": "the bonus",
-               "leftovers": "the leftovers", "set_aside": "the set-aside mournival"}
+_PART_WORDS = {
+    "ante": "the ante",
+    "pot_share": "the pot",
+    "bonus": "the bonus",
+    "leftovers": "the leftovers",
+    "set_aside": "the set-aside mournival",
+}
 
 
 def _parts(p: Puzzle, seat: int) -> dict[str, int]:
@@ -335,15 +425,14 @@ def _nudge(p: Puzzle, wrong: list[tuple[int, int, int]], asked: int) -> str:
         why = "the sign is turned round (what a player pays is minus, what they take plus)"
     if not why:
         scoring = Scoring(p.deal().ruleset.scoring)
-        why = {Scoring.POT: "settle the leftovers and who takes the pot first, then count "
-                            "again",
-               Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "
-                               "cards against the breakeven, and the ante"}.get(
-            scoring, "settle the leftovers first, then count the pairs again")
+        why = {
+            Scoring.POT: "settle the leftovers and who takes the pot first, then count again",
+            Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "
+            "cards against the breakeven, and the ante",
+        }.get(scoring, "settle the leftovers first, then count the pairs again")
     if asked == 1:
         return f"Not yet: {why}."
-    return (f"Not yet: {len(wrong)} of the {asked} results are wrong; in Player {seat}'s, "
-            f"{why}.")
+    return f"Not yet: {len(wrong)} of the {asked} results are wrong; in Player {seat}'s, {why}."
 
 
 def _pays_words(pays: LieDownPayment | None) -> str:

@@ -53,8 +53,11 @@ _MARKUP = re.compile(r"<[^>]+>|\*\*|__|`")
 def _words(text: str) -> frozenset[str]:
     got = _WORDS_CACHE.get(text)
     if got is None:
-        got = frozenset(w for w in "".join(ch.lower() if ch.isalnum() else " "
-                                           for ch in text).split() if len(w) > 2)
+        got = frozenset(
+            w
+            for w in "".join(ch.lower() if ch.isalnum() else " " for ch in text).split()
+            if len(w) > 2
+        )
         _WORDS_CACHE[text] = got
     return got
 
@@ -71,14 +74,14 @@ def _plain(text: str) -> str:
     return normalise(_MARKUP.sub("", text)).lower()
 
 
-
 def is_heading(quote: Quotation, raw: str | None, source: Source) -> bool:
     """True when ``quote`` is a title, a heading, a byline or a label rather than a sentence of
     the text: it stands in the source's citation, or it fills a whole line of the text that is a
     Markdown heading, wholly bold, or has no closing punctuation and is not a list item."""
     plain = _plain(quote.text).rstrip(".:; ")
-    cite = _plain(" ".join(str(x) for x in (source.title, source.author, source.in_,
-                                             source.date) if x))
+    cite = _plain(
+        " ".join(str(x) for x in (source.title, source.author, source.in_, source.date) if x)
+    )
     if plain and plain in cite:
         return True
     if raw is None:
@@ -89,9 +92,13 @@ def is_heading(quote: Quotation, raw: str | None, source: Source) -> bool:
         if target not in norm:
             continue
         body = re.sub(r"^[-*•]\s*(?:[♥♦♣♠]\s*)?|^\d+\.\s*", "", norm)
-        if norm.startswith("#") or (len(norm) <= len(target) + 14 and (
+        if norm.startswith("#") or (
+            len(norm) <= len(target) + 14
+            and (
                 re.fullmatch(r"(<b>.*</b>|\*\*.*\*\*)", norm) is not None
-                or (body == norm and not norm.rstrip().endswith((".", ":", ";", "!", "?"))))):
+                or (body == norm and not norm.rstrip().endswith((".", ":", ";", "!", "?")))
+            )
+        ):
             return True
     return False
 
@@ -115,16 +122,16 @@ def which_pool() -> list[tuple[Source, Quotation]]:
                 if q.speaker is not None or len(_words(q.text)) < 5:
                     continue
                 if taught and not voice_tells(q, s):
-                    continue        # lesson 10 teaches nothing in it that gives its source away
+                    continue  # lesson 10 teaches nothing in it that gives its source away
                 if is_heading(q, raws.get(s.id), s):
                     continue
                 if any(q.text in w.text for w in s.quotations.values() if w.ref != q.ref):
-                    continue        # a part of a longer quotation of it (that one is asked)
+                    continue  # a part of a longer quotation of it (that one is asked)
                 plain = _plain(q.text)
                 if any(plain in t for sid, t in flat.items() if sid != s.id):
-                    continue        # stands in another source's text too: two right answers
+                    continue  # stands in another source's text too: two right answers
                 if len(_distractors(lib, s, q)[1]) < 2:
-                    continue        # too few sources unlike it to offer beside it
+                    continue  # too few sources unlike it to offer beside it
                 pool.append((s, q))
         _POOL = (weakref.ref(lib), pool)
     return _POOL[1]
@@ -136,6 +143,7 @@ def voices() -> dict[str, dict[str, Any]]:
     counted in pence); the words are that source's own (each stands in its text and in no other
     text of the rules: tests/puzzles/test_source_voices.py)."""
     from tutor.puzzles.model import definition
+
     return dict(definition("source-quiz").options.get("voices") or {})
 
 
@@ -143,8 +151,10 @@ def voices() -> dict[str, dict[str, Any]]:
 #: the question shows (it shows a quotation's words as plain text, so bold type, web-page tags
 #: and emphasis are never signs here).
 _SIGNS = {
-    "pence": (lambda raw, plain: re.search(r"\b\d+p\b", plain) is not None,
-              "its numbers: stakes counted in pence"),
+    "pence": (
+        lambda raw, plain: re.search(r"\b\d+p\b", plain) is not None,
+        "its numbers: stakes counted in pence",
+    ),
 }
 
 
@@ -172,8 +182,12 @@ def _distractors(lib: Library, src: Source, quote: Quotation) -> tuple[set[str],
     """The sources that say something alike (never offered beside ``src``), and the sources
     that may be offered beside it."""
     sources = [s for s in lib.sources.values() if s.is_text_of_rules]
-    alike = {s.id for s in sources for q in s.quotations.values()
-             if s.id != src.id and _similar(q.text, quote.text)}
+    alike = {
+        s.id
+        for s in sources
+        for q in s.quotations.values()
+        if s.id != src.id and _similar(q.text, quote.text)
+    }
     others = [s.id for s in sources if s.id != src.id and s.id not in alike and s.quotations]
     return alike, others
 
@@ -193,8 +207,11 @@ def _short(src: Source) -> str:
     who = src.author or src.title
     if src.author:
         return f"{who}, {src.title}" + (f" ({src.date})" if src.date else "")
-    return src.title + (f", {src.in_}" if src.in_ else "") + \
-        (f", {src.published}" if src.published else "")
+    return (
+        src.title
+        + (f", {src.in_}" if src.in_ else "")
+        + (f", {src.published}" if src.published else "")
+    )
 
 
 def _who(src: Source) -> str:
@@ -220,13 +237,15 @@ def _source_words(src: Source) -> frozenset[str]:
 
 
 #: Words too common to tell one source from another, whoever happens to use them.
-_COMMON = frozenset("""about above after again also always another any anyone because been
+_COMMON = frozenset(
+    """about above after again also always another any anyone because been
 before being below both cannot could does doing down each either else every first from have
 having here however into itself just later least less like made make many more most much must
 never next once only other others over same should since some such than that their them then
 there these they thing things this those though through under until very were what when where
 whether which while whom whose will with within without would your yours sure need needs show
-said says player players""".split())
+said says player players""".split()
+)
 
 
 def tells(quote: Quotation, src: Source, lib: Library, offered: Iterable[str] = ()) -> list[str]:
@@ -252,28 +271,39 @@ def tells(quote: Quotation, src: Source, lib: Library, offered: Iterable[str] = 
     if pence:
         out.append(f"its numbers: stakes counted in pence ({', '.join(pence)})")
     own = _source_words(src)
-    words = [w for w in dict.fromkeys(_WORD.findall(plain))
-             if len(w) > 3 and w.lower() not in _COMMON and "’" not in w and "'" not in w
-             and w.lower() in own]
+    words = [
+        w
+        for w in dict.fromkeys(_WORD.findall(plain))
+        if len(w) > 3
+        and w.lower() not in _COMMON
+        and "’" not in w
+        and "'" not in w
+        and w.lower() in own
+    ]
     others = [s for s in lib.sources.values() if s.id != src.id and s.is_text_of_rules]
     alone = [w for w in words if not any(w.lower() in _source_words(o) for o in others)]
     rivals = [lib.sources[o] for o in offered if o != src.id]
     if alone:
-        out.append("its words, which no other source here uses: "
-                   + join([f"“{w}”" for w in alone[:3]]))
+        out.append(
+            "its words, which no other source here uses: " + join([f"“{w}”" for w in alone[:3]])
+        )
     elif rivals:
         among = [w for w in words if not any(w.lower() in _source_words(o) for o in rivals)]
         if among:
-            out.append("its words, which none of the other sources offered uses: "
-                       + join([f"“{w}”" for w in among[:3]]))
+            out.append(
+                "its words, which none of the other sources offered uses: "
+                + join([f"“{w}”" for w in among[:3]])
+            )
     return out
 
 
 def _matter(src: Source) -> str:
     """What kind of text the source is, in a few words (its kind in the source file)."""
-    return {"reconstruction": "that of a modern writer retelling Willughby's rules",
-            "rules-sheet": "that of a short sheet of rules to play by",
-            "house": "that of a club's own rules"}.get(src.kind, "its own")
+    return {
+        "reconstruction": "that of a modern writer retelling Willughby's rules",
+        "rules-sheet": "that of a short sheet of rules to play by",
+        "house": "that of a club's own rules",
+    }.get(src.kind, "its own")
 
 
 def _show(name: str, v: object) -> str:
@@ -312,7 +342,7 @@ def _differ(lib: Library, r1: str, r2: str, n: int | None) -> tuple[list[str], l
         pl = n if name in COUNT_PARAMETERS else None
         p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)
         if p1.implicit and p2.implicit:
-            continue        # neither source file says anything about it
+            continue  # neither source file says anything about it
         (diff if p1.value != p2.value else same).append(name)
     return diff, same
 
@@ -345,7 +375,7 @@ def option_weights(k: float = 3.5, rounds: int = 60) -> dict[str, tuple[float, f
         for x in names:
             if right[x] + wrong[x] == 0:
                 continue
-            share = right[x] / (right[x] + wrong[x])       # want 1 / k
+            share = right[x] / (right[x] + wrong[x])  # want 1 / k
             step = ((1 / k) / share) ** 0.5 if share > 0 else 2.0
             a[x] = min(max(a[x] * step, 1e-3), 1e3)
             b[x] = min(max(b[x] / step, 1e-3), 1e3)
@@ -354,8 +384,9 @@ def option_weights(k: float = 3.5, rounds: int = 60) -> dict[str, tuple[float, f
     return out
 
 
-def _weighted_sample(rng: random.Random, names: list[str], weights: list[float],
-                     k: int) -> list[str]:
+def _weighted_sample(
+    rng: random.Random, names: list[str], weights: list[float], k: int
+) -> list[str]:
     """``k`` of ``names`` without replacement, each drawn with the chance its weight gives
     (Efraimidis and Spirakis' keys), from ``rng``."""
     keyed = sorted(zip(names, weights), key=lambda nw: -(rng.random() ** (1.0 / nw[1])))
@@ -365,8 +396,9 @@ def _weighted_sample(rng: random.Random, names: list[str], weights: list[float],
 class SourceQuiz(PuzzleKind):
     name = "source-quiz"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         share = float(defn.options.get("which_share", 0.7))
         return {"variant": "which" if base.random() < share else "disagree"}
 
@@ -377,8 +409,9 @@ class SourceQuiz(PuzzleKind):
             return plan["variant"] == "disagree"
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         lib = library()
         if data["variant"] == "which":
             q = lib.quotation(data["quote"])
@@ -387,10 +420,14 @@ class SourceQuiz(PuzzleKind):
         p2 = lib.parameter(data["rulesets"][1], data["parameter"], data.get("players"))
         if p1.value == p2.value:
             raise LaughError("source-quiz: the two rulesets agree on the asked parameter")
-        return {"parameter": data["parameter"],
-                "values": {data["rulesets"][0]: jsonable(p1.value),
-                           data["rulesets"][1]: jsonable(p2.value)},
-                "options": list(data["options"])}
+        return {
+            "parameter": data["parameter"],
+            "values": {
+                data["rulesets"][0]: jsonable(p1.value),
+                data["rulesets"][1]: jsonable(p2.value),
+            },
+            "options": list(data["options"]),
+        }
 
     def build(self, ctx: Ctx) -> Candidate | None:
         if ctx.plan["variant"] == "which":
@@ -424,33 +461,66 @@ class SourceQuiz(PuzzleKind):
         options = [src.id] + picked
         rng.shuffle(options)
         letter = LETTERS[options.index(src.id)]
-        opts_text = "\n".join(f"{LETTERS[i]}) {_short(lib.sources[o])}"
-                              for i, o in enumerate(options))
-        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False,
-                "hide_id": True}        # the id names a ruleset, whose source may be the answer
-        wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
-                 if o != src.id]
+        opts_text = "\n".join(
+            f"{LETTERS[i]}) {_short(lib.sources[o])}" for i, o in enumerate(options)
+        )
+        data = {
+            "variant": "which",
+            "quote": quote.ref,
+            "options": options,
+            "position": False,
+            "hide_id": True,
+        }  # the id names a ruleset, whose source may be the answer
+        wrong = [
+            f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options) if o != src.id
+        ]
         taught = voice_tells(quote, src)
         found = taught or tells(quote, src, lib, options)
-        why = (("What gives it away (lesson 10, “Each source's voice”): " if taught else
-                "What gives it away: ") + "; ".join(found) + "." if found else
-               f"No word of it is found only there; its manner is {_matter(src)}.")
-        facts = {"quote": quote_plain(quote.text), "options": opts_text, "letter": letter,
-                 "source": _short(src), "where": quote.where, "tells": why,
-                 "alike": join(sorted(alike)) or "none",
-                 "others": join(wrong), "example": LETTERS[(options.index(src.id) + 1) % k]}
+        why = (
+            (
+                "What gives it away (lesson 10, “Each source's voice”): "
+                if taught
+                else "What gives it away: "
+            )
+            + "; ".join(found)
+            + "."
+            if found
+            else f"No word of it is found only there; its manner is {_matter(src)}."
+        )
+        facts = {
+            "quote": quote_plain(quote.text),
+            "options": opts_text,
+            "letter": letter,
+            "source": _short(src),
+            "where": quote.where,
+            "tells": why,
+            "alike": join(sorted(alike)) or "none",
+            "others": join(wrong),
+            "example": LETTERS[(options.index(src.id) + 1) % k],
+        }
         accepted = [letter, src.id, letter.lower()]
         if src.author:
             accepted.append(src.author.split()[-1])
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"choices": k, "alike": float(bool(alike)),
-                    "rules_sheet": float(src.kind == "rules-sheet"),
-                    "short": float(len(_words(quote.text)) < 10)}
-        return Candidate(deal=deal, seat=deal.dealer, variant="which",
-                         answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["sources", "which-source"], theme="which-source", data=data,
-                         quotes=[quote.ref])
+        features = {
+            "choices": k,
+            "alike": float(bool(alike)),
+            "rules_sheet": float(src.kind == "rules-sheet"),
+            "short": float(len(_words(quote.text)) < 10),
+        }
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant="which",
+            answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["sources", "which-source"],
+            theme="which-source",
+            data=data,
+            quotes=[quote.ref],
+        )
 
     def _disagree(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
@@ -480,35 +550,60 @@ class SourceQuiz(PuzzleKind):
         p1, p2 = lib.parameter(r1, answer, pl), lib.parameter(r2, answer, pl)
         quotes = [q for q in (p1.quotes[:1] + p2.quotes[:1])]
         letter = LETTERS[options.index(answer)]
-        data = {"variant": "disagree", "rulesets": [r1, r2], "parameter": answer,
-                "players": pl, "options": options, "position": False, "hide_id": True}
-        same_lines = [f"- {LETTERS[options.index(o)]}) {spec(o).quiz}: both say "
-                      f"{_show(o, lib.parameter(r1, o, n if o in COUNT_PARAMETERS else None).value)}"
-                      for o in options if o != answer]
+        data = {
+            "variant": "disagree",
+            "rulesets": [r1, r2],
+            "parameter": answer,
+            "players": pl,
+            "options": options,
+            "position": False,
+            "hide_id": True,
+        }
+        same_lines = [
+            f"- {LETTERS[options.index(o)]}) {spec(o).quiz}: both say "
+            f"{_show(o, lib.parameter(r1, o, n if o in COUNT_PARAMETERS else None).value)}"
+            for o in options
+            if o != answer
+        ]
         # the rulesets by names that give none of their values away (a title such as "points,
         # last player plays on" would answer the question); their titles stay in laugh rules
-        facts = {"r1": lib.ruleset_name(r1), "r2": lib.ruleset_name(r2),
-                 "options": opts_text, "letter": letter,
-                 "parameter": spec(answer).quiz,
-                 "v1": _show(answer, p1.value), "v2": _show(answer, p2.value),
-                 "s1": p1.status, "s2": p2.status, "same": "\n".join(same_lines),
-                 "players": f" for {n} players" if pl else "",
-                 "example": LETTERS[(options.index(answer) + 1) % k]}
+        facts = {
+            "r1": lib.ruleset_name(r1),
+            "r2": lib.ruleset_name(r2),
+            "options": opts_text,
+            "letter": letter,
+            "parameter": spec(answer).quiz,
+            "v1": _show(answer, p1.value),
+            "v2": _show(answer, p2.value),
+            "s1": p1.status,
+            "s2": p2.status,
+            "same": "\n".join(same_lines),
+            "players": f" for {n} players" if pl else "",
+            "example": LETTERS[(options.index(answer) + 1) % k],
+        }
         accepted = [letter, answer, letter.lower()]
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
         features = {"choices": k, "disagree": 1.0, "count_parameter": float(pl is not None)}
-        return Candidate(deal=deal, seat=deal.dealer, variant="disagree",
-                         answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["sources", "disagreement", answer.replace("_", "-")],
-                         theme="disagreement", data=data, quotes=quotes)
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant="disagree",
+            answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["sources", "disagreement", answer.replace("_", "-")],
+            theme="disagreement",
+            data=data,
+            quotes=quotes,
+        )
 
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p: Puzzle, text: str) -> Verdict:
         lib = library()
         options = p.answer["options"]
-        letters = LETTERS[:len(options)]
+        letters = LETTERS[: len(options)]
         names: dict[str, str] = {}
         for i, o in enumerate(options):
             names[o] = letters[i]
@@ -519,22 +614,30 @@ class SourceQuiz(PuzzleKind):
                     names[s.author.split()[-1]] = letters[i]
             else:
                 names[o.replace("_", " ")] = letters[i]
-        picked = letters_answer(text, letters, names,
-                                expected=f"answer with a letter ({', '.join(letters)})")
+        picked = letters_answer(
+            text, letters, names, expected=f"answer with a letter ({', '.join(letters)})"
+        )
         if len(picked) != 1:
             raise AnswerError(f"answer with one letter ({', '.join(letters)})")
         right = p.answer.get("source") or p.answer.get("parameter")
         letter = letters[options.index(right)]
         if picked[0] == letter:
             return Verdict(True, f"Right: {letter}.")
-        return Verdict(False, f"Not quite: it is {letter}, not {picked[0]}.",
-                       retry="Not yet. " + ("Listen to the voice and the vocabulary of the "
-                                            "sentence." if p.variant == "which" else
-                                            "Compare the two rulesets on each option."))
+        return Verdict(
+            False,
+            f"Not quite: it is {letter}, not {picked[0]}.",
+            retry="Not yet. "
+            + (
+                "Listen to the voice and the vocabulary of the sentence."
+                if p.variant == "which"
+                else "Compare the two rulesets on each option."
+            ),
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
-        return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])]) + \
-            list(p.answer["options"])
+        return (
+            ["hint", "quit"] + list(LETTERS[: len(p.answer["options"])]) + list(p.answer["options"])
+        )
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer

@@ -72,23 +72,36 @@ from tutor.puzzles.reader import NOTHING_WORDS, tokens
 #: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
 #: learner's to claim (RULES.md 3.4: anyone but the one who made the mistake).
 OWN: dict[str, str] = {k: f"own_{k}" for k in OVERSIGHT_KINDS}
-_DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
-                 "mournival_taken", "capture_from_pair", "prial_declared", "dead_pair_declared",
-                 *OWN.values(), "plain")
+_DECOY_THEMES = (
+    "took_three",
+    "lay_down_pair",
+    "lay_down_prial",
+    "lay_down_mournival",
+    "mournival_taken",
+    "capture_from_pair",
+    "prial_declared",
+    "dead_pair_declared",
+    *OWN.values(),
+    "plain",
+)
 #: The oversight kind each decoy looks like (a claim on it is a false claim of that kind; the
 #: plain decoy looks like none).
-DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_prial",
-                    "lay_down_pair": "laid_down_dead_pair", "lay_down_prial": "laid_down_prial",
-                    "lay_down_mournival": "laid_down_mournival",
-                    "mournival_taken": "overlooked_table_mournival",
-                    "prial_declared": "laid_down_prial",
-                    "dead_pair_declared": "laid_down_dead_pair", "plain": "",
-                    **{own: k for k, own in OWN.items()}}
+DECOY_LOOKS_LIKE = {
+    "took_three": "split_prial",
+    "capture_from_pair": "split_prial",
+    "lay_down_pair": "laid_down_dead_pair",
+    "lay_down_prial": "laid_down_prial",
+    "lay_down_mournival": "laid_down_mournival",
+    "mournival_taken": "overlooked_table_mournival",
+    "prial_declared": "laid_down_prial",
+    "dead_pair_declared": "laid_down_dead_pair",
+    "plain": "",
+    **{own: k for k, own in OWN.items()},
+}
 #: The decoys that carry a claimable kind's surface cue (four of a rank on the table; a
 #: one-for-one capture leaving two of the rank; a lie-down holding two or more of a rank): the
 #: learner's own mistake of every kind, and a lie-down of cards no claim may take.
-CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
-                         "lay_down_mournival"})
+CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial", "lay_down_mournival"})
 #: The theme of a position that counting, or the ruleset, decides (:func:`~tutor.puzzles.kinds.
 #: spot_story.decided_by`: the engine gives the other answer had the count gone the other way,
 #: or under another reading of the rules); ``data["decided_by"]`` says which (issue 42).
@@ -102,8 +115,16 @@ JUDGED = {COUNTING: "judged-by-counting", RULESET: "judged-by-ruleset"}
 #: right on about half of them).
 LATER_SHARE = {"claim": 1.0, "decoy": 0.1}
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
-_DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
-                            "declare_mournival", "declare_pair"})
+_DECOY_ACTIONS = frozenset(
+    {
+        "capture",
+        "lie_down",
+        "declare_prial",
+        "declare_dead_pair",
+        "declare_mournival",
+        "declare_pair",
+    }
+)
 _WORDS = frozenset(NOTHING_WORDS | {"pass"})
 #: Said for a claim naming a number of cards no claim of the ruleset takes (never graded),
 #: whatever is open: the words a live table's referee says.
@@ -174,8 +195,9 @@ class SpotOversight(PuzzleKind):
         decoys = max(1, round(len(kinds) * rate / (1 - rate))) if rate < 1 else len(kinds)
         return kinds + ["decoy"] * decoys
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         slots = self.cycle(rs, defn.decoy_rate)
         place = set_index(seed)
         variant = slots[place % len(slots)]
@@ -193,15 +215,19 @@ class SpotOversight(PuzzleKind):
             return plan["variant"] == theme.replace("-", "_")
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
-        return {"claims": [{"oversight": g[0].oversight, "cards": codes(g[0].cards)}
-                           for g in claim_groups(deal, seat)]}
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
+        return {
+            "claims": [
+                {"oversight": g[0].oversight, "cards": codes(g[0].cards)}
+                for g in claim_groups(deal, seat)
+            ]
+        }
 
     # -- arranging the pack -------------------------------------------------------------
 
-    def _arranged(self, ctx: Ctx, what: str
-                  ) -> tuple[list[int], int, list[Bot], int, int | None]:
+    def _arranged(self, ctx: Ctx, what: str) -> tuple[list[int], int, list[Bot], int, int | None]:
         """A pack, dealer and bots for ``what``: ``table_mournival``, ``table_prial``,
         ``hand_prial``, ``hand_mournival``, ``declared_prial`` (a prial in one hand, declared
         in time) or ``natural``.  Returns (pack, dealer, bots, rank,
@@ -224,15 +250,16 @@ class SpotOversight(PuzzleKind):
         elif what == "table_prial":
             seat = rng.randrange(n)
             rng.shuffle(rank_cards)
-            _place(pack, rng.sample(table_pos, 3) + [rng.choice(_positions(order, seat))],
-                   rank_cards)
+            _place(
+                pack, rng.sample(table_pos, 3) + [rng.choice(_positions(order, seat))], rank_cards
+            )
             bots = ctx.bots(0.2, {seat: rng.uniform(0.5, 1.0)})
         elif what in ("hand_prial", "hand_mournival", "declared_prial"):
             seat = rng.randrange(n)
             k = 4 if what == "hand_mournival" else 3
             rng.shuffle(rank_cards)
             targets = rng.sample(_positions(order, seat), k)
-            if k == 3:   # the fourth card in another player's hand
+            if k == 3:  # the fourth card in another player's hand
                 other = rng.choice([q for q in range(n) if q != seat])
                 targets.append(rng.choice(_positions(order, other)))
             _place(pack, targets, rank_cards)
@@ -251,15 +278,20 @@ class SpotOversight(PuzzleKind):
             return table is CardSet.PRIAL
         if what in ("hand_prial", "hand_mournival", "declared_prial"):
             return seat is not None and sets_of(deal.hand(seat)).get(rank) is (
-                CardSet.MOURNIVAL if what == "hand_mournival" else CardSet.PRIAL)
+                CardSet.MOURNIVAL if what == "hand_mournival" else CardSet.PRIAL
+            )
         return True
 
-    def _play_collect(self, ctx: Ctx, what: str,
-                      want: Callable[[Deal, Action, list[Oversight]], _Hit | None],
-                      kinds: frozenset[str] = frozenset({"capture", "lie_down"}),
-                      later: Callable[[Deal, Action, list[Oversight], list[Oversight]],
-                                      _Hit | None] | None = None,
-                      later_found: list[_Found[_Hit]] | None = None) -> list[_Found[_Hit]]:
+    def _play_collect(
+        self,
+        ctx: Ctx,
+        what: str,
+        want: Callable[[Deal, Action, list[Oversight]], _Hit | None],
+        kinds: frozenset[str] = frozenset({"capture", "lie_down"}),
+        later: Callable[[Deal, Action, list[Oversight], list[Oversight]], _Hit | None]
+        | None = None,
+        later_found: list[_Found[_Hit]] | None = None,
+    ) -> list[_Found[_Hit]]:
         """Play a deal arranged for ``what`` and collect ``(deal, action, hit)`` for each action
         of ``kinds`` after which ``want(deal, action, open oversights)`` gives a hit, nothing
         having been open before it; with ``later``, each action of ``kinds`` after which
@@ -296,10 +328,12 @@ class SpotOversight(PuzzleKind):
             variant = DECOY_LOOKS_LIKE[ctx.plan["theme"]]
         elif variant == "decoy":
             return self._build_decoy(ctx)
-        arranged: dict[str, str] = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
-                                    OversightKind.SPLIT_PRIAL: "table_prial",
-                                    OversightKind.LAID_DOWN_PRIAL: "hand_prial",
-                                    OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival"}
+        arranged: dict[str, str] = {
+            OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
+            OversightKind.SPLIT_PRIAL: "table_prial",
+            OversightKind.LAID_DOWN_PRIAL: "hand_prial",
+            OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival",
+        }
         what = arranged.get(variant, "natural")
         # half the split prials come from natural play, for variety
         if what == "table_prial" and ctx.rng.random() < 0.5:
@@ -310,17 +344,22 @@ class SpotOversight(PuzzleKind):
                 return open_[0]
             return None
 
-        def later(d: Deal, a: Action, before: list[Oversight],
-                  open_: list[Oversight]) -> Oversight | None:
+        def later(
+            d: Deal, a: Action, before: list[Oversight], open_: list[Oversight]
+        ) -> Oversight | None:
             # the dead pair laid down at most two actions ago, still open after a capture
-            if a.kind == "capture" and len(before) == len(open_) == 1 \
-                    and before[0].index == open_[0].index >= len(d.history) - 3 \
-                    and open_[0].kind == variant:
+            if (
+                a.kind == "capture"
+                and len(before) == len(open_) == 1
+                and before[0].index == open_[0].index >= len(d.history) - 3
+                and open_[0].kind == variant
+            ):
                 return open_[0]
             return None
 
         later_found: list[_Found[Oversight]] | None = (
-            [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and not own else None)
+            [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and not own else None
+        )
         found = self._play_collect(ctx, what, want, later=later, later_found=later_found)
         if later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
             found = later_found
@@ -330,8 +369,9 @@ class SpotOversight(PuzzleKind):
         if own:
             return self._own_decoy(ctx, deal, action, ov)
         # after a later capture, as a decoy's: the learner neither laid the pair down nor took
-        seats = [q for q in deal.claimants(ov)
-                 if ov.index == len(deal.history) - 1 or q != action.player]
+        seats = [
+            q for q in deal.claimants(ov) if ov.index == len(deal.history) - 1 or q != action.player
+        ]
         if not seats:
             return None
         seat = ctx.rng.choice(seats)
@@ -340,11 +380,19 @@ class SpotOversight(PuzzleKind):
             return None
         return self._candidate(ctx, deal, seat, variant, action, ov, groups[0])
 
-    def _candidate(self, ctx: Ctx, deal: Deal, seat: int, variant: str, action: Action,
-                   ov: Oversight, group: list[Action]) -> Candidate:
+    def _candidate(
+        self,
+        ctx: Ctx,
+        deal: Deal,
+        seat: int,
+        variant: str,
+        action: Action,
+        ov: Oversight,
+        group: list[Action],
+    ) -> Candidate:
         n = ctx.players
         cards = group[0].cards
-        rank = rank_of(cards[0])        # a claim's rank (Action.rank): of the cards it takes
+        rank = rank_of(cards[0])  # a claim's rank (Action.rank): of the cards it takes
         on_table = [c for c in deal.table_cards() if rank_of(c) == rank]
         accepted: list[str] = []
         for a in group:
@@ -352,11 +400,17 @@ class SpotOversight(PuzzleKind):
         accepted.append(" ".join(c.lower() for c in reversed(codes(group[0].cards))))
         accepted.append(f"claim {RANK_PLURALS[rank]}")
         facts = self._facts(ctx, deal, seat, action)
-        facts.update({
-            "cards": pretty_cards(cards), "rank": RANK_NAMES[rank], "ranks": RANK_PLURALS[rank],
-            "on_table": pretty_cards(on_table), "offender": player_name(ov.offender, seat),
-            "take": len(cards), "choices": len(group),
-        })
+        facts.update(
+            {
+                "cards": pretty_cards(cards),
+                "rank": RANK_NAMES[rank],
+                "ranks": RANK_PLURALS[rank],
+                "on_table": pretty_cards(on_table),
+                "offender": player_name(ov.offender, seat),
+                "take": len(cards),
+                "choices": len(group),
+            }
+        )
         tags: set[str] = set()
         features = {variant: 1.0, "table_cards": len(deal.table_cards())}
         if variant == OversightKind.SPLIT_PRIAL:
@@ -370,26 +424,33 @@ class SpotOversight(PuzzleKind):
             facts["twin_holders"] = join([player_name(q, seat) for q in holders])
             twins = [c for q in holders for c in deal.won_cards(q) if rank_of(c) == rank]
             facts["twins"] = pretty_cards(twins)
-            if deal.won_count(rank, ov.offender):     # the offender won the twin
+            if deal.won_count(rank, ov.offender):  # the offender won the twin
                 tags.add("own_twin")
                 features["own_twin"] = 1.0
         elif variant in (OversightKind.LAID_DOWN_PRIAL, OversightKind.LAID_DOWN_MOURNIVAL):
             facts["held"] = pretty_cards(on_table)
         themes = ["oversight", variant.replace("_", "-")]
-        if ov.index != len(deal.history) - 1:      # laid down before the last action
+        if ov.index != len(deal.history) - 1:  # laid down before the last action
             facts["actor"] = player_name(ov.offender, seat)
             tags.add("later")
-        cand = Candidate(deal=deal, seat=seat, variant=variant,
-                         answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
-                         facts=facts, features=features, themes=themes,
-                         theme=variant.replace("_", "-"), tags=tags)
+        cand = Candidate(
+            deal=deal,
+            seat=seat,
+            variant=variant,
+            answer=self.solve(deal, seat, {}, ctx.rs, n),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=themes,
+            theme=variant.replace("_", "-"),
+            tags=tags,
+        )
         self._tell_story(cand, skip={rank})
-        if "later" in tags:         # the lie-down the claim rests on is shown with the position
+        if "later" in tags:  # the lie-down the claim rests on is shown with the position
             cand.data["history"] = sorted({*cand.data["history"], ov.index})
         return cand
 
-    def _own_decoy(self, ctx: Ctx, deal: Deal, action: Action,
-                   ov: Oversight) -> Candidate | None:
+    def _own_decoy(self, ctx: Ctx, deal: Deal, action: Action, ov: Oversight) -> Candidate | None:
         """A decoy with the very look of oversight ``ov``: the learner is the seat that made the
         mistake, which the engine leaves out of those who may claim it
         (:meth:`~tutor.engine.deal.Deal.claimants`), and nothing else is open to them."""
@@ -402,30 +463,49 @@ class SpotOversight(PuzzleKind):
         if action.kind == "lie_down":
             facts["mine"] = f"You lay down {pretty_cards(action.cards)}"
         elif action.kind == "capture":
-            facts["mine"] = (f"You took {pretty_cards(action.table)} with "
-                             f"{pretty_cards(action.cards)}")
+            facts["mine"] = (
+                f"You took {pretty_cards(action.table)} with {pretty_cards(action.cards)}"
+            )
         else:
             mine = False
         if ov.kind == OversightKind.OVERLOOKED_TABLE_MOURNIVAL:
-            facts["mistake"] = (f"You dealt, and play began with the mournival of "
-                                f"{RANK_PLURALS[ov.rank]} on the table, which you did not take")
+            facts["mistake"] = (
+                f"You dealt, and play began with the mournival of "
+                f"{RANK_PLURALS[ov.rank]} on the table, which you did not take"
+            )
         elif mine:
             facts["mistake"] = facts["mine"]
         else:
             return None
-        facts.update({"rank": RANK_NAMES[ov.rank], "ranks": RANK_PLURALS[ov.rank],
-                      "cards": pretty_cards([c for c in ov.cards
-                                             if c in set(deal.table_cards())]),
-                      "oversight": _OVERSIGHT_NAMES.get(ov.kind, "a mistake"),
-                      "claim_rule": deal.game.claim_rule})
-        features = {"decoy": 1.0, "decoy_own": 1.0, ov.kind: 1.0,
-                    "table_cards": len(deal.table_cards())}
-        cand = Candidate(deal=deal, seat=seat, variant="decoy",
-                         answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
-                         accepted=["nothing", "none", "no"], facts=facts, features=features,
-                         themes=["oversight", "decoy", theme.replace("_", "-")], theme="decoy",
-                         data={"theme": theme}, explain_key="decoy_own",
-                         question_key="own" if mine else None)
+        facts.update(
+            {
+                "rank": RANK_NAMES[ov.rank],
+                "ranks": RANK_PLURALS[ov.rank],
+                "cards": pretty_cards([c for c in ov.cards if c in set(deal.table_cards())]),
+                "oversight": _OVERSIGHT_NAMES.get(ov.kind, "a mistake"),
+                "claim_rule": deal.game.claim_rule,
+            }
+        )
+        features = {
+            "decoy": 1.0,
+            "decoy_own": 1.0,
+            ov.kind: 1.0,
+            "table_cards": len(deal.table_cards()),
+        }
+        cand = Candidate(
+            deal=deal,
+            seat=seat,
+            variant="decoy",
+            answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
+            accepted=["nothing", "none", "no"],
+            facts=facts,
+            features=features,
+            themes=["oversight", "decoy", theme.replace("_", "-")],
+            theme="decoy",
+            data={"theme": theme},
+            explain_key="decoy_own",
+            question_key="own" if mine else None,
+        )
         self._tell_story(cand, skip={ov.rank})
         return cand
 
@@ -441,13 +521,14 @@ class SpotOversight(PuzzleKind):
         order = (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
         claimed = {g[0].rank for g in claim_groups(deal, seat)}
         spare = next((r for r in order if not deal.table_count(r)), None)
-        if spare is None:       # every rank on the table (before play): one never the answer
+        if spare is None:  # every rank on the table (before play): one never the answer
             spare = next(r for r in order if r not in claimed)
         return {
             "example": f"claim {RANK_PLURALS[spare]}",
             "actor": player_name(action.player, seat),
             "action": describe(action, seat, ctx.players),
-            "ruleset": lib.rulesets[rs.id].title_in_text, "claimable": join(claimable),
+            "ruleset": lib.rulesets[rs.id].title_in_text,
+            "claimable": join(claimable),
             "not_claimable": join(not_claimable, "or") or "nothing else",
         }
 
@@ -469,8 +550,10 @@ class SpotOversight(PuzzleKind):
         for e in table_story(deal, cand.seat, record):
             if e["rank"] in skip:
                 continue
-            lines.append(f"The {RANK_PLURALS[e['rank']]} on the table "
-                         f"({pretty_cards(e['cards'])}): {e['why']}.")
+            lines.append(
+                f"The {RANK_PLURALS[e['rank']]} on the table "
+                f"({pretty_cards(e['cards'])}): {e['why']}."
+            )
             history += e["history"]
         cand.facts["also"] = ("\n\n" + " ".join(lines)) if lines else ""
         cand.data["history"] = sorted(set(history))
@@ -479,23 +562,32 @@ class SpotOversight(PuzzleKind):
 
     def _build_decoy(self, ctx: Ctx) -> Candidate | None:
         theme = ctx.plan["theme"]
-        what = {"lay_down_prial": "hand_prial", "lay_down_mournival": "hand_mournival",
-                "mournival_taken": "table_mournival", "prial_declared": "declared_prial"
-                }.get(theme, "natural")
+        what = {
+            "lay_down_prial": "hand_prial",
+            "lay_down_mournival": "hand_mournival",
+            "mournival_taken": "table_mournival",
+            "prial_declared": "declared_prial",
+        }.get(theme, "natural")
         rs = ctx.rs
 
         def tag_of(d: Deal, a: Action) -> list[str]:
             tags: list[str] = []
-            first = len(d.history) and all(x.kind not in ("capture", "lie_down")
-                                           for x in d.history[:-1]) and \
-                any(x.kind == "take_table_mournival" for x in d.history)
+            first = (
+                len(d.history)
+                and all(x.kind not in ("capture", "lie_down") for x in d.history[:-1])
+                and any(x.kind == "take_table_mournival" for x in d.history)
+            )
             if a.kind == "capture":
                 if _recent_pair(d) is not None:
                     tags.append("lay_down_pair")
                 if a.form is CaptureForm.ONE_FOR_THREE:
                     tags.append("took_three")
-                if len(a.table) == 1 and len(a.cards) == 1 and a.rank is not None \
-                        and d.table_count(a.rank) == 1:
+                if (
+                    len(a.table) == 1
+                    and len(a.cards) == 1
+                    and a.rank is not None
+                    and d.table_count(a.rank) == 1
+                ):
                     tags.append("capture_from_pair")
                 if first:
                     tags.append("mournival_taken")
@@ -527,35 +619,37 @@ class SpotOversight(PuzzleKind):
                 if pick:
                     theme = t
                     break
-        if theme == "lay_down_pair":        # the pair laid down just now, or before a capture
+        if theme == "lay_down_pair":  # the pair laid down just now, or before a capture
             now = [f for f in pick if f[1].kind != "capture"]
             after = [f for f in pick if f[1].kind == "capture"]
             if now and after:
                 pick = after if ctx.rng.random() < LATER_SHARE["decoy"] else now
         deal, action, tags = ctx.rng.choice(pick)
-        earlier = _recent_pair(deal) if theme == "lay_down_pair" and action.kind == "capture" \
-            else None
+        earlier = (
+            _recent_pair(deal) if theme == "lay_down_pair" and action.kind == "capture" else None
+        )
         laid = deal.history[earlier[0]] if earlier else action
         seats = [q for q in range(ctx.players) if q not in (action.player, laid.player)]
         seat = ctx.rng.choice(seats or [q for q in range(ctx.players) if q != action.player])
         if claim_groups(deal, seat) or deal.open_oversights():
             return None
         facts = self._facts(ctx, deal, seat, action)
-        rank = rank_of(action.cards[0])     # a capture's rank (Action.rank) is its hand card's
+        rank = rank_of(action.cards[0])  # a capture's rank (Action.rank) is its hand card's
         history: list[int] = []
-        if earlier:         # a pair laid down before the last action, still on the table
+        if earlier:  # a pair laid down before the last action, still on the table
             rank = earlier[1]
             then = replay(to_record(deal, with_result=False), upto=earlier[0] + 1)
             facts["whereabouts"] = self._pair_whereabouts(then, seat, rank, laid.cards)
             facts["actor"] = player_name(laid.player, seat)
             history = [earlier[0]]
         elif theme.startswith("lay_down"):
-            rank = min(r for r, kind in sets_of(action.cards).items()
-                       if f"lay_down_{kind}" == theme)
+            rank = min(
+                r for r, kind in sets_of(action.cards).items() if f"lay_down_{kind}" == theme
+            )
             facts["whereabouts"] = self._pair_whereabouts(deal, seat, rank, action.cards)
         if theme == "mournival_taken":
             took = next(x for x in deal.history if x.kind == "take_table_mournival")
-            rank = rank_of(took.cards[0])       # the mournival taken (Action.rank)
+            rank = rank_of(took.cards[0])  # the mournival taken (Action.rank)
             facts["mournival"] = pretty_cards(took.cards)
             facts["dealer"] = player_name(deal.dealer, seat)
         if theme in ("prial_declared", "dead_pair_declared"):
@@ -563,13 +657,21 @@ class SpotOversight(PuzzleKind):
         facts.update({"rank": RANK_NAMES[rank], "ranks": RANK_PLURALS[rank]})
         features = {"decoy": 1.0, f"decoy_{theme}": 1.0, "table_cards": len(deal.table_cards())}
 
-        cand = Candidate(deal=deal, seat=seat, variant="decoy",
-                         answer=self.solve(deal, seat, {}, rs, ctx.players),
-                         accepted=["nothing", "none", "no"], facts=facts, features=features,
-                         themes=["oversight", "decoy", theme.replace("_", "-")], theme="decoy",
-                         data={"theme": theme}, explain_key=f"decoy_{theme}")
+        cand = Candidate(
+            deal=deal,
+            seat=seat,
+            variant="decoy",
+            answer=self.solve(deal, seat, {}, rs, ctx.players),
+            accepted=["nothing", "none", "no"],
+            facts=facts,
+            features=features,
+            themes=["oversight", "decoy", theme.replace("_", "-")],
+            theme="decoy",
+            data={"theme": theme},
+            explain_key=f"decoy_{theme}",
+        )
         self._tell_story(cand, skip={rank} if theme.startswith("lay_down") else set())
-        if history:         # the lie-down the verdict rests on is shown with the position
+        if history:  # the lie-down the verdict rests on is shown with the position
             cand.data["history"] = sorted({*cand.data["history"], *history})
         return cand
 
@@ -613,16 +715,18 @@ class SpotOversight(PuzzleKind):
         except IllegalAction as exc:
             raise AnswerError(exc.reason) from None
         if not named.names_something:
-            raise AnswerError("name the cards you claim (for example `claim 9S 9H`), or "
-                              "answer `nothing`")
+            raise AnswerError(
+                "name the cards you claim (for example `claim 9S 9H`), or answer `nothing`"
+            )
         return self._claimed(p, named, " ".join(rest))
 
     def _nothing(self, p: Puzzle) -> Verdict:
         groups = claim_groups(p.deal(), p.seat)
         if not groups:
             return Verdict(True, "Right: there is nothing to claim.")
-        return Verdict(False, f"There was something to claim: {_join_claims(groups)}.",
-                       retry=self._nudge(p))
+        return Verdict(
+            False, f"There was something to claim: {_join_claims(groups)}.", retry=self._nudge(p)
+        )
 
     @staticmethod
     def _nudge(p: Puzzle) -> str:
@@ -639,7 +743,7 @@ class SpotOversight(PuzzleKind):
         hist = deal.history
         if ov.index == len(hist) - 1:
             moment = _LAST_ACTION
-        elif ov.index >= 0 and hist[ov.index].kind == "lie_down":     # its cards hold the answer
+        elif ov.index >= 0 and hist[ov.index].kind == "lie_down":  # its cards hold the answer
             moment = _EARLIER_LIE_DOWN.format(who=player_name(ov.offender, p.seat))
         elif ov.index >= 0:
             moment = f"the action \u201c{describe(hist[ov.index], p.seat, deal.n)}\u201d"
@@ -651,49 +755,75 @@ class SpotOversight(PuzzleKind):
         deal = p.deal()
         groups = claim_groups(deal, p.seat)
         if named.cards and len(named.cards) not in claim_sizes(deal.ruleset, named.kinds):
-            raise AnswerError(_NAME_ALL)        # whatever is open, as a live table says it
+            raise AnswerError(_NAME_ALL)  # whatever is open, as a live table says it
         table = set(deal.table_cards())
         off = [c for c in named.cards if c not in table]
         if off:
-            return Verdict(False, f"A false claim: {pretty_cards(off)} "
-                                  f"{'is' if len(off) == 1 else 'are'} not on the table, and a "
-                                  "claim takes cards from the table."
-                                  + (f" What can be claimed is {_join_claims(groups)}."
-                                     if groups else " There is nothing to claim."),
-                           retry="Not yet: a claim takes cards from the table.")
+            return Verdict(
+                False,
+                f"A false claim: {pretty_cards(off)} "
+                f"{'is' if len(off) == 1 else 'are'} not on the table, and a "
+                "claim takes cards from the table."
+                + (
+                    f" What can be claimed is {_join_claims(groups)}."
+                    if groups
+                    else " There is nothing to claim."
+                ),
+                retry="Not yet: a claim takes cards from the table.",
+            )
         rank = named.rank if named.rank is not None else rank_of(named.cards[0])
-        try:        # the engine reads the claim on the position, blind (RULES.md 4, issue 30)
+        try:  # the engine reads the claim on the position, blind (RULES.md 4, issue 30)
             act = deal.parse_claim(typed, p.seat, blind=True)
         except IncompleteAction as exc:
             raise AnswerError(exc.reason.words(p.seat)) from None
         except (InvalidAction, AmbiguousAction) as exc:
             raise AnswerError(exc.reason) from None
         except IllegalAction as exc:
-            return self._false_claim(p, deal, groups, rank, len(named.cards),
-                                     exc.reason.words(p.seat, seat_names(deal.n)))
+            return self._false_claim(
+                p,
+                deal,
+                groups,
+                rank,
+                len(named.cards),
+                exc.reason.words(p.seat, seat_names(deal.n)),
+            )
         shown = named.cards or act.cards
-        return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
-                             f"{_OVERSIGHT_NAMES.get(act.oversight or '', 'a mistake')}.")
+        return Verdict(
+            True,
+            f"Right: you claim {pretty_cards(shown)}, "
+            f"{_OVERSIGHT_NAMES.get(act.oversight or '', 'a mistake')}.",
+        )
 
-    def _false_claim(self, p: Puzzle, deal: Deal, groups: list[list[Action]], rank: int,
-                     count: int, reason: str) -> Verdict:
+    def _false_claim(
+        self, p: Puzzle, deal: Deal, groups: list[list[Action]], rank: int, count: int, reason: str
+    ) -> Verdict:
         """A claim that takes nothing.  The nudge (said before a second try) is the same
         whatever is open, so that a probe learns nothing from it (issue 30); the verdict, said
         once the puzzle is over, names what could be claimed."""
-        retry = ("Not yet: no claim takes that. Is any mistake really open, is it "
-                 "someone else's, and which cards does its claim take?")
+        retry = (
+            "Not yet: no claim takes that. Is any mistake really open, is it "
+            "someone else's, and which cards does its claim take?"
+        )
         mine = [g for g in groups if g[0].rank == rank]
         if mine:
             need = len(mine[0][0].cards)
             held = pretty_cards(set().union(*(a.cards for a in mine[0])))
-            return Verdict(False, f"{'Too many' if count > need else 'Too few'} cards: the "
-                                  f"claim takes {need} of {held}.", retry=retry)
+            return Verdict(
+                False,
+                f"{'Too many' if count > need else 'Too few'} cards: the "
+                f"claim takes {need} of {held}.",
+                retry=retry,
+            )
         if not groups:
             story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
             why = story[0]["why"] if story else reason
             return Verdict(False, f"There is nothing to claim here ({why}).", retry=retry)
-        return Verdict(False, f"Those cards are not open to a claim ({reason}); what can be "
-                              f"claimed is {_join_claims(groups)}.", retry=retry)
+        return Verdict(
+            False,
+            f"Those cards are not open to a claim ({reason}); what can be "
+            f"claimed is {_join_claims(groups)}.",
+            retry=retry,
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         deal = p.deal()
@@ -722,9 +852,10 @@ def _recent_pair(deal: Deal) -> tuple[int, int] | None:
 
 
 def _join_claims(groups: list[list[Action]]) -> str:
-    return " and ".join(f"{pretty_cards(g[0].cards)}, "
-                        f"{_OVERSIGHT_NAMES.get(g[0].oversight or '', 'a mistake')}"
-                        for g in groups)
+    return " and ".join(
+        f"{pretty_cards(g[0].cards)}, {_OVERSIGHT_NAMES.get(g[0].oversight or '', 'a mistake')}"
+        for g in groups
+    )
 
 
 #: What each oversight is called where a verdict names it (``words.oversight_names``).
@@ -732,5 +863,6 @@ _OVERSIGHT_NAMES = dict(definition("spot-oversight").word_map("oversight_names")
 #: The nudge for each open oversight kind (``words.nudges``) and the words of the last action.
 _NUDGES = dict(definition("spot-oversight").word_map("nudges"))
 _LAST_ACTION = str(definition("spot-oversight").words.get("last_action", "the last action"))
-_EARLIER_LIE_DOWN = str(definition("spot-oversight").words.get("earlier_lie_down",
-                                                               "the lie-down of {who}"))
+_EARLIER_LIE_DOWN = str(
+    definition("spot-oversight").words.get("earlier_lie_down", "the lie-down of {who}")
+)

@@ -28,6 +28,7 @@ class TableGroup(TypedDict):
     """A tempting group on the table (:func:`table_story`): its ``rank`` (0-12), its
     ``cards``, the seat's ``claim`` actions on it now (engine), the ``history`` indices it rests
     on and ``why`` it is or is not open to the seat's claim (words)."""
+
     rank: int
     cards: list[int]
     claim: list[Action]
@@ -67,8 +68,11 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         on = [c for c in deal.table_cards() if rank_of(c) == r]
         if len(on) < 2:
             continue
-        laid = [(i, a) for i, a in enumerate(hist) if a.kind == "lie_down"
-                and sum(1 for c in a.cards if c in on) >= 2]
+        laid = [
+            (i, a)
+            for i, a in enumerate(hist)
+            if a.kind == "lie_down" and sum(1 for c in a.cards if c in on) >= 2
+        ]
         if not laid and len(on) < 4:
             continue
         history = [i for i, _ in laid]
@@ -76,8 +80,10 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         if r in claims:
             why = "open to your claim"
         elif mine:
-            why = (f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
-                   "you may not claim it; the others may")
+            why = (
+                f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
+                "you may not claim it; the others may"
+            )
         elif laid:
             i, a = laid[-1]
             who = "you" if a.player == seat else names[a.player]
@@ -85,13 +91,16 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         else:
             took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
             if not rs.game().claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
-                why = ("dealt to the table; under this ruleset a table mournival the "
-                       "dealer leaves is not a mistake anyone may claim")
+                why = (
+                    "dealt to the table; under this ruleset a table mournival the "
+                    "dealer leaves is not a mistake anyone may claim"
+                )
             else:
-                why = ("dealt to the table, but no claim is open on them now")
+                why = "dealt to the table, but no claim is open on them now"
             history += took
-        out.append({"rank": r, "cards": on, "claim": claims.get(r, []), "history": history,
-                    "why": why})
+        out.append(
+            {"rank": r, "cards": on, "claim": claims.get(r, []), "history": history, "why": why}
+        )
     return out
 
 
@@ -102,18 +111,26 @@ def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
     found = next(f for f in findings if f.rank == rank)
     what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
     if found.claimable:
-        return (f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
-                "but the claim has lapsed: fewer of them are left on the table than it takes")
+        return (
+            f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
+            "but the claim has lapsed: fewer of them are left on the table than it takes"
+        )
     if found.why == "no_declaration":
-        return (f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
-                "declaration under this ruleset could have taken it, so it is no mistake")
+        return (
+            f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
+            "declaration under this ruleset could have taken it, so it is no mistake"
+        )
     if found.why == "live_pair":
-        return (f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
-                f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
-                "they are ordinary table cards now")
-    return (f"{who} laid them down as {what}; under this ruleset "
-            f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
-            "are ordinary table cards now")
+        return (
+            f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
+            f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
+            "they are ordinary table cards now"
+        )
+    return (
+        f"{who} laid them down as {what}; under this ruleset "
+        f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
+        "are ordinary table cards now"
+    )
 
 
 def _lie_down_facts(deal: Deal, record: Mapping[str, object]) -> dict[int, tuple[LaidDown, ...]]:
@@ -135,8 +152,9 @@ def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
     return frozenset(g[0].rank for g in claim_groups(deal, seat))
 
 
-def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
-               readings: Iterable[Ruleset] = ()) -> str:
+def decided_by(
+    deal: Deal, seat: int, record: Mapping[str, object], readings: Iterable[Ruleset] = ()
+) -> str:
     """What decides the position for ``seat``, asked of the engine (issue 42): ``"counting"``
     (:data:`COUNTING`) where a lie-down (the last action, or one of the two before a capture
     that is the last action and left its cards open to a claim: :meth:`~tutor.engine.deal.Deal.
@@ -152,8 +170,11 @@ def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
     hist = deal.history
     last = len(hist) - 1
     # the last action, or a lie-down of the two before a capture that is the last action
-    looked = [i for i in range(max(0, last - 2), last + 1) if hist[i].kind == "lie_down"
-              and (i == last or hist[last].kind == "capture")]
+    looked = [
+        i
+        for i in range(max(0, last - 2), last + 1)
+        if hist[i].kind == "lie_down" and (i == last or hist[last].kind == "capture")
+    ]
     now = _claimed_ranks(deal, seat)
     if looked:
         d = replay(record, upto=looked[0])
@@ -166,9 +187,12 @@ def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
                 for x, y in zip(as_is, other):
                     # who may claim it depends on who lay down alone (the engine's claimants);
                     # before a capture, the pair alone decides: nothing else open to the seat
-                    if x.claimable != y.claimable and deal.laid_down_still_open(i, x.rank) \
-                            and seat in deal.claimants(Oversight(x.kind, p, 0, 0, i)) \
-                            and (i == last or not now - {x.rank}):
+                    if (
+                        x.claimable != y.claimable
+                        and deal.laid_down_still_open(i, x.rank)
+                        and seat in deal.claimants(Oversight(x.kind, p, 0, 0, i))
+                        and (i == last or not now - {x.rank})
+                    ):
                         return COUNTING
             d.apply(a)
     rs = deal.ruleset
@@ -178,12 +202,16 @@ def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
         if key in seen:
             continue
         seen.add(key)
-        variant = replace(rs, oversights=reading.oversights,
-                          declarations=reading.declarations, captures=reading.captures)
+        variant = replace(
+            rs,
+            oversights=reading.oversights,
+            declarations=reading.declarations,
+            captures=reading.captures,
+        )
         try:
             d = replay(record, {rs.id: variant}, check_result=False)
         except RecordError:
-            continue            # a move of this deal that reading does not allow
+            continue  # a move of this deal that reading does not allow
         if _claimed_ranks(d, seat) != now:
             return RULESET
     return ""

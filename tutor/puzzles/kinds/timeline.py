@@ -83,8 +83,15 @@ def record_line(rec: Record) -> str:
 
 def _gives_year(rec: Record) -> bool:
     """True when the record's words or citation write a year (that would give a date away)."""
-    return bool(_YEAR.search(" ".join(x for x in (record_words(rec) or "", rec.title,
-                                                   rec.page or "", rec.author or "") if x)))
+    return bool(
+        _YEAR.search(
+            " ".join(
+                x
+                for x in (record_words(rec) or "", rec.title, rec.page or "", rec.author or "")
+                if x
+            )
+        )
+    )
 
 
 #: The spellings a ``record`` question's lines are drawn by: each line is first given a spelling
@@ -111,6 +118,7 @@ def record_lines() -> dict[tuple[str, str], list[str]]:
     descriptions.  A record of the name joins only where its words name the game (:data:`NAMED`):
     a bare word of it ("old-fashioned") is no line that "names the game"."""
     from tutor.puzzles.model import definition
+
     lib = library()
     got: dict[tuple[str, str], list[str]] = {(sp, side): [] for sp in SPELLINGS for side in SIDES}
     spec = definition("timeline").options.get("lines", {})
@@ -130,7 +138,7 @@ def _part_of_listed(rec: Record, listed: set[str]) -> bool:
     """True when a listed line is a part of ``rec``'s own words (then the record is shown by
     that part, never twice)."""
     lib = library()
-    if rec.quote is None:           # (a record of its reporter's words only has no own words)
+    if rec.quote is None:  # (a record of its reporter's words only has no own words)
         return False
     full = lib.quotation(rec.quote).text
     return any(lib.quotation(ref).text in full for ref in listed)
@@ -202,13 +210,16 @@ def _wrong_dates(rec: Record, recs: list[Record], rng: random.Random) -> list[Re
     then a century or two away, each apart from the right one and from each other."""
     anchors = [r.date.anchor for r in recs if r.id != rec.id and r.date.anchor is not None]
     rng.shuffle(anchors)
-    assert rec.date.anchor is not None          # (a dated record's)
+    assert rec.date.anchor is not None  # (a dated record's)
     anchors += [rec.date.anchor + d for d in rng.sample([-150, -100, -60, 60, 100, 150], 6)]
     out: list[RecordDate] = []
     for year in anchors:
         d = rec.date.like(year)
-        if d is None or not d.apart(rec.date) or any(d.text == o.text or not d.apart(o)
-                                                      for o in out):
+        if (
+            d is None
+            or not d.apart(rec.date)
+            or any(d.text == o.text or not d.apart(o) for o in out)
+        ):
             continue
         out.append(d)
         if len(out) == 3:
@@ -225,17 +236,23 @@ _Form = tuple[dict[str, Any], dict[str, Any], list[str], dict[str, float], str]
 class Timeline(PuzzleKind):
     name = "timeline"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> Plan:
+    def plan(
+        self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
+    ) -> Plan:
         return {"variant": FORMS[set_index(seed) % len(FORMS)]}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
-        want = {"dates-in-order": "order", "date-of-record": "when",
-                "name-or-rules": "record", "sources-in-order": "sources"}.get(theme)
+        want = {
+            "dates-in-order": "order",
+            "date-of-record": "when",
+            "name-or-rules": "record",
+            "sources-in-order": "sources",
+        }.get(theme)
         return want is None or plan["variant"] == want
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
+    def solve(
+        self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
+    ) -> dict[str, Any]:
         v = data["variant"]
         lib = library()
         if v == "order":
@@ -248,8 +265,11 @@ class Timeline(PuzzleKind):
             return {"order": [LETTERS[i] for i in order], "sources": list(data["sources"])}
         if v == "when":
             rec = lib.records[data["record"]]
-            return {"letter": LETTERS[data["options"].index(shown_date(rec.date))],
-                    "options": list(data["options"]), "record": rec.id}
+            return {
+                "letter": LETTERS[data["options"].index(shown_date(rec.date))],
+                "options": list(data["options"]),
+                "record": rec.id,
+            }
         ref = data["quotes"][0]
         line = record_of_line(ref)
         is_record = line is not None and line.kind == "name"
@@ -263,11 +283,19 @@ class Timeline(PuzzleKind):
             return None
         data, facts, accepted, features, theme = cand
         data.update({"variant": v, "position": False, "hide_id": True})
-        return Candidate(deal=deal, seat=deal.dealer, variant=v,
-                         answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
-                         accepted=accepted, facts=facts, features=features,
-                         themes=["timeline", theme], theme=theme, data=data,
-                         quotes=list(data.get("quotes", [])))
+        return Candidate(
+            deal=deal,
+            seat=deal.dealer,
+            variant=v,
+            answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
+            accepted=accepted,
+            facts=facts,
+            features=features,
+            themes=["timeline", theme],
+            theme=theme,
+            data=data,
+            quotes=list(data.get("quotes", [])),
+        )
 
     # -- the forms -----------------------------------------------------------------------
 
@@ -282,18 +310,33 @@ class Timeline(PuzzleKind):
         order = sorted(range(k), key=lambda i: picked[i].date.key)
         right = " ".join(LETTERS[i] for i in order)
         lines = "\n".join(f"{LETTERS[i]}) {record_line(r)}" for i, r in enumerate(picked))
-        told = "\n".join(f"- {LETTERS[i]}) {picked[i].date.text}: "
-                         f"{', '.join(p for p in (picked[i].author, picked[i].title) if p)}"
-                         for i in order)
+        told = "\n".join(
+            f"- {LETTERS[i]}) {picked[i].date.text}: "
+            f"{', '.join(p for p in (picked[i].author, picked[i].title) if p)}"
+            for i in order
+        )
         data = {"records": [r.id for r in picked], "quotes": _quotes_of(picked)}
         years = sorted(r.date.key[1] for r in picked)
-        facts = {"items": lines, "told": told, "k": k, "first": every[0].date.text,
-                 "last": every[-1].date.text, "example": _example(right, k)}
-        features = {"items": k, "close": float(min(b - a for a, b in zip(years, years[1:]))
-                                                < 10),
-                    "spread": float(years[-1] - years[0] < 100)}
-        return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
-            "dates-in-order"
+        facts = {
+            "items": lines,
+            "told": told,
+            "k": k,
+            "first": every[0].date.text,
+            "last": every[-1].date.text,
+            "example": _example(right, k),
+        }
+        features = {
+            "items": k,
+            "close": float(min(b - a for a, b in zip(years, years[1:])) < 10),
+            "spread": float(years[-1] - years[0] < 100),
+        }
+        return (
+            data,
+            facts,
+            [right, right.replace(" ", ""), right.lower()],
+            features,
+            "dates-in-order",
+        )
 
     def _when(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
@@ -313,19 +356,28 @@ class Timeline(PuzzleKind):
         letter = LETTERS[options.index(shown_date(rec.date))]
         words = record_words(rec)
         data = {"options": options, "record": rec.id, "quotes": _quotes_of([rec])}
-        facts = {"record": record_line(rec) if words else
-                 ", ".join(p for p in (rec.author, rec.title, rec.page) if p)
-                 + " (cited; none of its words are given here)",
-                 "options": "\n".join(f"{LETTERS[i]}) {t}" for i, t in enumerate(options)),
-                 "date": rec.date.text, "author": rec.who, "work": rec.title,
-                 # its author and work, the work once where it has no author (its "who")
-                 "maker": ", ".join(dict.fromkeys(p for p in (rec.author, rec.title) if p)),
-                 "neighbours": _neighbours(recs, rec)}
+        facts = {
+            "record": record_line(rec)
+            if words
+            else ", ".join(p for p in (rec.author, rec.title, rec.page) if p)
+            + " (cited; none of its words are given here)",
+            "options": "\n".join(f"{LETTERS[i]}) {t}" for i, t in enumerate(options)),
+            "date": rec.date.text,
+            "author": rec.who,
+            "work": rec.title,
+            # its author and work, the work once where it has no author (its "who")
+            "maker": ", ".join(dict.fromkeys(p for p in (rec.author, rec.title) if p)),
+            "neighbours": _neighbours(recs, rec),
+        }
         features = {"close": float(any(abs(d.key[1] - rec.date.key[1]) < 10 for d in wrong))}
-        facts["roughly"] = ("" if rec.date.form != "circa" else
-                            f" (about {rec.date.anchor}: the option {rec.date.anchor})")
-        accepted = [letter, letter.lower()] + ([str(rec.date.anchor)] if rec.date.form in
-                                               ("year", "circa") else [])
+        facts["roughly"] = (
+            ""
+            if rec.date.form != "circa"
+            else f" (about {rec.date.anchor}: the option {rec.date.anchor})"
+        )
+        accepted = [letter, letter.lower()] + (
+            [str(rec.date.anchor)] if rec.date.form in ("year", "circa") else []
+        )
         return data, facts, accepted, features, "date-of-record"
 
     def _record(self, ctx: Ctx) -> _Form | None:
@@ -340,21 +392,29 @@ class Timeline(PuzzleKind):
         # short fragments, old descriptions whole sentences, and "a short line is a record"
         # answered three in four), both naming the game or neither, so that neither its
         # length nor the name tells its side
-        text = {ref: quote_plain(lib.quotation(ref).text) for refs in lines.values()
-                for ref in refs}
-        pairs = {sp: [(r, d) for r in lines[(sp, "record")] for d in lines[(sp, "description")]
-                      if alike_length(text[r], text[d], LENGTH_RATIO)
-                      and all(bool(x.search(text[r])) == bool(x.search(text[d]))
-                              for x in (NAMED, LAUGH))]
-                 for sp in spellings}
+        text = {
+            ref: quote_plain(lib.quotation(ref).text) for refs in lines.values() for ref in refs
+        }
+        pairs = {
+            sp: [
+                (r, d)
+                for r in lines[(sp, "record")]
+                for d in lines[(sp, "description")]
+                if alike_length(text[r], text[d], LENGTH_RATIO)
+                and all(bool(x.search(text[r])) == bool(x.search(text[d])) for x in (NAMED, LAUGH))
+            ]
+            for sp in spellings
+        }
         spellings = [sp for sp in spellings if pairs[sp]]
         if not spellings:
             return None
         sp = rng.choice(spellings)
         side = rng.choice(SIDES)
         # the record the longer of the two as often as the shorter, where both are found
-        longer = [[pr for pr in pairs[sp] if (len(text[pr[0]]) > len(text[pr[1]])) == flag]
-                  for flag in (True, False)]
+        longer = [
+            [pr for pr in pairs[sp] if (len(text[pr[0]]) > len(text[pr[1]])) == flag]
+            for flag in (True, False)
+        ]
         pair = rng.choice(rng.choice([c for c in longer if c]))
         ref = pair[SIDES.index(side)]
         q = lib.quotation(ref)
@@ -365,39 +425,57 @@ class Timeline(PuzzleKind):
             given = f", as {who.split(',')[0]} gives it" if who else ""
             head = f"{rec.citation_text} ({rec.date.text})"
             if ref == rec.report:
-                why = (f"It is {lib.sources[q.source].who} reporting {head}: a record of the "
-                       "name, told in a modern writer's words, with nothing of how the game is "
-                       "played.")
+                why = (
+                    f"It is {lib.sources[q.source].who} reporting {head}: a record of the "
+                    "name, told in a modern writer's words, with nothing of how the game is "
+                    "played."
+                )
             elif ref != rec.quote and rec.quote:
-                why = (f"It is part of {head}{given}: “"
-                       f"{quote_plain(lib.quotation(rec.quote).text)}”, a line that names the "
-                       "game in passing, with nothing of how it is played.")
+                why = (
+                    f"It is part of {head}{given}: “"
+                    f"{quote_plain(lib.quotation(rec.quote).text)}”, a line that names the "
+                    "game in passing, with nothing of how it is played."
+                )
             else:
-                why = (f"It is {head}{given}: a line that names the game in passing, with "
-                       "nothing of how it is played.")
+                why = (
+                    f"It is {head}{given}: a line that names the game in passing, with "
+                    "nothing of how it is played."
+                )
         elif rec is not None:
-            why = (f"It is {rec.citation_text} ({rec.date.text}), a description of play: "
-                   "it tells the players what to do.")
+            why = (
+                f"It is {rec.citation_text} ({rec.date.text}), a description of play: "
+                "it tells the players what to do."
+            )
         else:
             src = lib.sources[q.source]
-            whole = next((w for w in src.quotations.values()
-                          if w.ref != q.ref and q.text in w.text), None)
+            whole = next(
+                (w for w in src.quotations.values() if w.ref != q.ref and q.text in w.text), None
+            )
             if whole is not None:
                 # a part of a longer sentence (shown beside a record of like length): the
                 # sentence it comes from is what tells players what to do
-                why = (f"It is part of a sentence from {src.who}, under {whole.where}: "
-                       f"“{quote_plain(whole.text)}”, which tells players what to do, so it is "
-                       "from a description of play, whatever its spelling and whether or not "
-                       "it names the game.")
+                why = (
+                    f"It is part of a sentence from {src.who}, under {whole.where}: "
+                    f"“{quote_plain(whole.text)}”, which tells players what to do, so it is "
+                    "from a description of play, whatever its spelling and whether or not "
+                    "it names the game."
+                )
             else:
-                why = (f"It is from {src.who}, under {q.where}: it tells players what to do, "
-                       "so it is a description of play, whatever its spelling and whether or "
-                       "not it names the game.")
+                why = (
+                    f"It is from {src.who}, under {q.where}: it tells players what to do, "
+                    "so it is a description of play, whatever its spelling and whether or "
+                    "not it names the game."
+                )
         data = {"quotes": [q.ref], "side": side, "spelling": sp}
         letter = "A" if is_record else "B"
         facts = {"text": quote_plain(q.text), "why": why}
-        return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
-            {"rules": float(not is_record)}, "name-or-rules"
+        return (
+            data,
+            facts,
+            [letter, letter.lower(), "record" if is_record else "rules"],
+            {"rules": float(not is_record)},
+            "name-or-rules",
+        )
 
     def _sources(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
@@ -415,15 +493,27 @@ class Timeline(PuzzleKind):
 
         def kind(s: Source) -> str:
             return "the primary source" if s.kind == "primary" else s.kind.replace("-", " ")
-        told = "\n".join(f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
-                         f"{_shown_source(picked[i][1])} ({kind(picked[i][1])})"
-                         for i in order)
+
+        told = "\n".join(
+            f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
+            f"{_shown_source(picked[i][1])} ({kind(picked[i][1])})"
+            for i in order
+        )
         data: dict[str, Any] = {"sources": [src.id for _, src in picked]}
-        facts: dict[str, Any] = {"items": lines, "told": told, "k": k,
-                                 "example": _example(right, k)}
+        facts: dict[str, Any] = {
+            "items": lines,
+            "told": told,
+            "k": k,
+            "example": _example(right, k),
+        }
         features: dict[str, float] = {"items": k}
-        return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
-            "sources-in-order"
+        return (
+            data,
+            facts,
+            [right, right.replace(" ", ""), right.lower()],
+            features,
+            "sources-in-order",
+        )
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -433,48 +523,64 @@ class Timeline(PuzzleKind):
             return self._check_order(p, text)
         if v == "when":
             options = p.answer["options"]
-            letters = LETTERS[:len(options)]
+            letters = LETTERS[: len(options)]
             names = _year_names(options)
-            got = letters_answer(text, letters, names,
-                                 expected=f"answer with a letter ({', '.join(letters)})")
+            got = letters_answer(
+                text, letters, names, expected=f"answer with a letter ({', '.join(letters)})"
+            )
             if len(got) != 1:
                 raise AnswerError(f"answer with one letter ({', '.join(letters)})")
             right = p.answer["letter"]
             if got[0] == right:
                 return Verdict(True, f"Right: {right}.")
             from tutor.engine.sources import parse_date
+
             said = parse_date(options[LETTERS.index(got[0])])
             want = parse_date(options[LETTERS.index(right)])
             when = "late" if said.key > want.key else "early"
-            return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
-                           retry=f"Not yet: {got[0]} is too {when}. Look at the list of "
-                                 "records on the lesson's page about the name in old books.")
-        got = letters_answer(text, "AB", {"record": "A", "name": "A", "rules": "B",
-                                          "description": "B", "rule": "B"},
-                             expected="answer A (a record of the name) or B (the rules)")
+            return Verdict(
+                False,
+                f"Not quite: it is {right}, not {got[0]}.",
+                retry=f"Not yet: {got[0]} is too {when}. Look at the list of "
+                "records on the lesson's page about the name in old books.",
+            )
+        got = letters_answer(
+            text,
+            "AB",
+            {"record": "A", "name": "A", "rules": "B", "description": "B", "rule": "B"},
+            expected="answer A (a record of the name) or B (the rules)",
+        )
         if len(got) != 1:
-            raise AnswerError("answer with one letter: A (a record that only names the game) "
-                              "or B (a description of how it is played)")
+            raise AnswerError(
+                "answer with one letter: A (a record that only names the game) "
+                "or B (a description of how it is played)"
+            )
         right = p.answer["letter"]
         if got[0] == right:
             return Verdict(True, f"Right: {right}.")
-        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
-                       retry="Not yet: does the sentence tell anyone how to play, or does it "
-                             "only name the game?")
+        return Verdict(
+            False,
+            f"Not quite: it is {right}, not {got[0]}.",
+            retry="Not yet: does the sentence tell anyone how to play, or does it "
+            "only name the game?",
+        )
 
     def _check_order(self, p: Puzzle, text: str) -> Verdict:
         k = len(p.answer["order"])
         letters = LETTERS[:k]
-        got = letters_answer(text, letters,
-                             expected=f"answer with the letters {', '.join(letters)} in order")
+        got = letters_answer(
+            text, letters, expected=f"answer with the letters {', '.join(letters)} in order"
+        )
         if sorted(got) != list(letters):
-            raise AnswerError(f"give each of the letters {', '.join(letters)} once, oldest "
-                              "first (for example `" + " ".join(reversed(letters)) + "`)")
+            raise AnswerError(
+                f"give each of the letters {', '.join(letters)} once, oldest "
+                "first (for example `" + " ".join(reversed(letters)) + "`)"
+            )
         right = p.answer["order"]
         if got == right:
             return Verdict(True, "Right: " + " ".join(right) + ".")
         lib = library()
-        ys: list[Any]           # (a record's date key, or a source's year: one kind a puzzle)
+        ys: list[Any]  # (a record's date key, or a source's year: one kind a puzzle)
         if "records" in p.answer:
             ys = [lib.records[r].date.key for r in p.answer["records"]]
         else:
@@ -483,9 +589,12 @@ class Timeline(PuzzleKind):
         # the first neighbouring pair out of order: the part that is wrong
         a, b = next((x, y) for x, y in zip(got, got[1:]) if years[x] > years[y])
         in_place = sum(1 for x, y in zip(got, right) if x == y)
-        return Verdict(False, "Not quite: oldest first it is " + " ".join(right) + ".",
-                       credit=in_place / k,
-                       retry=f"Not yet: {b} is older than {a}, so {b} comes before it.")
+        return Verdict(
+            False,
+            "Not quite: oldest first it is " + " ".join(right) + ".",
+            credit=in_place / k,
+            retry=f"Not yet: {b} is older than {a}, so {b} comes before it.",
+        )
 
     def answer_words(self, p: Puzzle) -> list[str]:
         if p.variant == "record":
@@ -526,6 +635,7 @@ def _year_names(options: list[str]) -> dict[str, str]:
     """The year of each option written as a year (``1591``, ``c. 1665``), as a word naming its
     letter: a learner may type the year instead of the letter."""
     from tutor.engine.sources import parse_date
+
     out = {}
     for i, t in enumerate(options):
         d = parse_date(t)

@@ -85,4 +85,3 @@ class Drill:
         if store is None:
             return "nothing saved (--no-save)."
         return store.saved_since(mark).words()
-

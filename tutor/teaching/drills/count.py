@@ -39,8 +39,16 @@ from tutor.teaching.drills.base import Drill
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import Outcome, Question, Record, ask, go_on
 
-__all__ = ["CountDrill", "CountQuestion", "CountRound", "CountResult", "parse_counts", "parse_ranks", "run",
-           "SPEEDUP"]
+__all__ = [
+    "CountDrill",
+    "CountQuestion",
+    "CountRound",
+    "CountResult",
+    "parse_counts",
+    "parse_ranks",
+    "run",
+    "SPEEDUP",
+]
 
 SPEEDUP = 1.25
 _NONE = {"", "none", "no", "nothing", "-", "0", "nil"}
@@ -86,12 +94,15 @@ def parse_counts(text: str, n: int) -> list[int]:
             if not p:
                 continue
         if not (p.isascii() and p.isdigit() and len(p) <= 2):
-            raise NotationError(f"{p!r} is not a number: answer {n} whole number"
-                                f"{'s' if n != 1 else ''}, for example 2 0")
+            raise NotationError(
+                f"{p!r} is not a number: answer {n} whole number"
+                f"{'s' if n != 1 else ''}, for example 2 0"
+            )
         nums.append(int(p))
     if len(nums) != n:
-        raise NotationError(f"answer {n} number{'s' if n != 1 else ''} (one per rank, in order), "
-                            f"not {len(nums)}")
+        raise NotationError(
+            f"answer {n} number{'s' if n != 1 else ''} (one per rank, in order), not {len(nums)}"
+        )
     return nums
 
 
@@ -120,7 +131,7 @@ class CountQuestion(Question):
     was missed."""
 
     prompt = "count> "
-    blank = ""                  # read by the question: an empty line is none, or asked again
+    blank = ""  # read by the question: an empty line is none, or asked again
 
     def __init__(self, text: str, parse, want, answer: str, record: Record, replay):
         self.text = text
@@ -143,8 +154,7 @@ class CountQuestion(Question):
             io.say("✓" + (f" {secs:.1f} s" if secs is not None else ""), style="green")
             return
         if outcome.timed_out:
-            io.say(f"✗ Time is up ({outcome.timeout:g} s). The answer: {self.answer}",
-                   style="red")
+            io.say(f"✗ Time is up ({outcome.timeout:g} s). The answer: {self.answer}", style="red")
         else:
             io.say(f"✗ The answer: {self.answer}", style="red")
         self.replay()
@@ -158,9 +168,19 @@ class CountDrill(Drill):
     the deals and the stops; ``run`` perfect rounds raise the pace; ``limit`` seconds an answer
     (None or 0: no clock)."""
 
-    def __init__(self, io: LearnerIO, rulesets: list, ruleset=None, players: int | None = None,
-                 speed: float = 2.0, seed: int = 1, run: int = 3, limit: float | None = None,
-                 *, store=None):
+    def __init__(
+        self,
+        io: LearnerIO,
+        rulesets: list,
+        ruleset=None,
+        players: int | None = None,
+        speed: float = 2.0,
+        seed: int = 1,
+        run: int = 3,
+        limit: float | None = None,
+        *,
+        store=None,
+    ):
         super().__init__(io, store)
         self.limit = limit or None
         self.rulesets = rulesets
@@ -179,8 +199,11 @@ class CountDrill(Drill):
         rng = self.rng
         for _ in range(50):
             rs = self.ruleset or rng.choice(self.rulesets)
-            n = (self.players if self.players is not None and self.players in rs.counts
-                 else rng.choice(rs.player_counts))
+            n = (
+                self.players
+                if self.players is not None and self.players in rs.counts
+                else rng.choice(rs.player_counts)
+            )
             deal = new_deal(rs, n, rng.randrange(n), rng)
             bots = [Careless(make_bot("willughby"), 0.15) for _ in range(n)]
             play_out(deal, bots, rng)
@@ -191,10 +214,10 @@ class CountDrill(Drill):
             if rng.random() < 0.3:
                 stop = stops[-1]
             else:
-                half = stops[len(stops) // 2:] or stops
+                half = stops[len(stops) // 2 :] or stops
                 stop = rng.choice(half)
             return CountRound(_replay(deal, stop), seat, stop, self.speed)
-        raise LaughError("no deal with a stop found")   # pragma: no cover
+        raise LaughError("no deal with a stop found")  # pragma: no cover
 
     @staticmethod
     def _stops(deal: Deal, seat: int) -> list[int]:
@@ -214,10 +237,13 @@ class CountDrill(Drill):
         """``rounds`` rounds; the speed rises after each run of perfect ones."""
         io = self.io
         res = CountResult(speed=self.speed)
-        io.say("Counting trainer: watch the deal; when it stops, answer from memory. The pace "
-               f"rises only after {self.run_len} perfect round{'s' if self.run_len != 1 else ''} "
-               "in a row at the current pace"
-               + (f"; each answer has {self.limit:g} s." if self.limit else "."), style="bold")
+        io.say(
+            "Counting trainer: watch the deal; when it stops, answer from memory. The pace "
+            f"rises only after {self.run_len} perfect round{'s' if self.run_len != 1 else ''} "
+            "in a row at the current pace"
+            + (f"; each answer has {self.limit:g} s." if self.limit else "."),
+            style="bold",
+        )
         perfect_run = 0
         mark = self.save_mark()
         try:
@@ -234,16 +260,23 @@ class CountDrill(Drill):
                         old = self.speed
                         self.speed = self.speed * SPEEDUP
                         perfect_run = 0
-                        io.say(f"{self.run_len} perfect rounds in a row at {old:.3g} cards a "
-                               f"second: faster now, {self.speed:.3g} cards a second.",
-                               style="bold green")
+                        io.say(
+                            f"{self.run_len} perfect rounds in a row at {old:.3g} cards a "
+                            f"second: faster now, {self.speed:.3g} cards a second.",
+                            style="bold green",
+                        )
                     else:
-                        io.say(f"Perfect: {perfect_run} of {self.run_len} in a row before the "
-                               "pace rises.", style="dim")
+                        io.say(
+                            f"Perfect: {perfect_run} of {self.run_len} in a row before the "
+                            "pace rises.",
+                            style="dim",
+                        )
                 else:
                     if perfect_run:
-                        io.say("A miss: the run of perfect rounds starts again at this pace.",
-                               style="dim")
+                        io.say(
+                            "A miss: the run of perfect rounds starts again at this pace.",
+                            style="dim",
+                        )
                     perfect_run = 0
         except (EOFError, KeyboardInterrupt):
             io.say("Counting stopped: " + self.saved_words(mark), style="yellow")
@@ -252,10 +285,12 @@ class CountDrill(Drill):
         right = sum(1 for r in res.rounds for _, ok, _ in r.results if ok)
         asked = sum(len(r.results) for r in res.rounds)
         best = self.meta_best("drill.count.speed.best", self.speed)
-        io.say(f"Counting: {right}/{asked} answers right, "
-               f"{sum(1 for r in res.rounds if r.perfect)}/{len(res.rounds)} perfect rounds, "
-               f"speed {self.speed:.3g} cards a second" + (" (a new best)" if best else "") + ".",
-               style="bold")
+        io.say(
+            f"Counting: {right}/{asked} answers right, "
+            f"{sum(1 for r in res.rounds if r.perfect)}/{len(res.rounds)} perfect rounds, "
+            f"speed {self.speed:.3g} cards a second" + (" (a new best)" if best else "") + ".",
+            style="bold",
+        )
         return res
 
     def play_round(self, rnd: CountRound, number: int = 1) -> bool:
@@ -265,29 +300,37 @@ class CountDrill(Drill):
         d0 = Deal(rnd.deal.ruleset, rnd.deal.n, rnd.deal.dealer, rnd.deal.pack)
         names = _names(rnd.deal.n, rnd.seat)
         io.say("")
-        io.say(f"Round {number} · {rnd.deal.ruleset.short_title} · {rnd.deal.n} players · "
-               f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
-               f"{rnd.speed:g} card{'' if rnd.speed == 1 else 's'} a second", style="bold")
+        io.say(
+            f"Round {number} · {rnd.deal.ruleset.short_title} · {rnd.deal.n} players · "
+            f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
+            f"{rnd.speed:g} card{'' if rnd.speed == 1 else 's'} a second",
+            style="bold",
+        )
         t = Text("Table: ")
         t.append_text(grouped_text(d0.table_cards(), io.symbols))
         io.show(t)
         t = Text("Your hand: ", style="bold cyan")
         t.append_text(grouped_text(d0.hand(rnd.seat), io.symbols))
         io.show(t)
-        io.say("A computer player plays your seat too (Willughby's advice): this drill trains "
-               "counting, not choosing. Watch every card, yours included.", style="dim")
+        io.say(
+            "A computer player plays your seat too (Willughby's advice): this drill trains "
+            "counting, not choosing. Watch every card, yours included.",
+            style="dim",
+        )
         if not go_on(io, "Enter to start> "):
             return False
         set_aside = rnd.deal.game.sets_aside_table_mournival
-        lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
-                 for a in rnd.deal.history[:rnd.stop]]
-        self._scroll(lines, rnd.deal.history[:rnd.stop], rnd.speed)
+        lines = [
+            action_text(a, names, rnd.seat, io.symbols, set_aside)
+            for a in rnd.deal.history[: rnd.stop]
+        ]
+        self._scroll(lines, rnd.deal.history[: rnd.stop], rnd.speed)
         io.say("Stop!", style="bold yellow")
         return self.ask(rnd, names)
 
     def _scroll(self, lines: list[Text], actions: list[Action], speed: float) -> None:
         io = self.io
-        with io.ticker() as show:       # on a terminal one line, redrawn in place
+        with io.ticker() as show:  # on a terminal one line, redrawn in place
             for i, (line, a) in enumerate(zip(lines, actions), 1):
                 t = Text(f"{i:>3}. ")
                 t.append_text(line)
@@ -311,38 +354,70 @@ class CountDrill(Drill):
         rnd.ranks = ranks
         want = [view.unseen[r] for r in ranks]
         names_ = [RANK_PLURALS[r] for r in ranks]
-        q = (f"How many {' and '.join(names_)} are unseen? One number for each, {names_[0]} "
-             "first: for example 2 1.")
-        if not self._ask(rnd, CountQuestion(
-                q, lambda s: parse_counts(s, len(ranks)), want, " ".join(map(str, want)),
+        q = (
+            f"How many {' and '.join(names_)} are unseen? One number for each, {names_[0]} "
+            "first: for example 2 1."
+        )
+        if not self._ask(
+            rnd,
+            CountQuestion(
+                q,
+                lambda s: parse_counts(s, len(ranks)),
+                want,
+                " ".join(map(str, want)),
                 Record(base + ".unseen", "count", ("counting", "unseen"), d.ruleset.id),
-                lambda: self._replay_unseen(rnd, names, ranks)), "unseen"):
+                lambda: self._replay_unseen(rnd, names, ranks),
+            ),
+            "unseen",
+        ):
             return False
         # 2. dead pairs
         pairs = [r for r in range(13) if view.count(r).hand == 2]
         if pairs:
             dead = set(view.dead_pairs)
-            q = (f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)")
-            if not self._ask(rnd, CountQuestion(
-                    q, parse_ranks, dead, _rank_list(dead),
+            q = f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)"
+            if not self._ask(
+                rnd,
+                CountQuestion(
+                    q,
+                    parse_ranks,
+                    dead,
+                    _rank_list(dead),
                     Record(base + ".dead", "count", ("counting", "dead-pair"), d.ruleset.id),
-                    lambda: self._replay_dead(rnd, names, pairs)), "dead-pairs"):
+                    lambda: self._replay_dead(rnd, names, pairs),
+                ),
+                "dead-pairs",
+            ):
                 return False
         # 3. at risk
         opts = d.capture_options(seat)
         if opts:
             risky = {o.rank for o in opts if o.at_risk}
-            q = (f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
-                 "(ranks, or none)")
+            q = (
+                f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
+                "(ranks, or none)"
+            )
 
             def risks() -> None:
                 for o in opts:
-                    io.say(f"  {RANK_PLURALS[o.rank]}: {'at risk' if o.at_risk else 'safe'}: "
-                           f"{o.reason}", style="dim")
-            if not self._ask(rnd, CountQuestion(
-                    q, parse_ranks, risky, _rank_list(risky),
+                    io.say(
+                        f"  {RANK_PLURALS[o.rank]}: {'at risk' if o.at_risk else 'safe'}: "
+                        f"{o.reason}",
+                        style="dim",
+                    )
+
+            if not self._ask(
+                rnd,
+                CountQuestion(
+                    q,
+                    parse_ranks,
+                    risky,
+                    _rank_list(risky),
                     Record(base + ".risk", "count", ("counting-risk", "at-risk"), d.ruleset.id),
-                    risks), "at-risk"):
+                    risks,
+                ),
+                "at-risk",
+            ):
                 return False
         return True
 
@@ -351,9 +426,15 @@ class CountDrill(Drill):
         limit: running out is a wrong answer), recorded in the store, its verdict and (when
         missed) the replay said; the result kept in ``rnd.results`` under ``name``.  False when
         the learner quits."""
-        out = ask(self.io, question, store=self.store, timeout=self.limit,
-                  label=f"Round {rnd.number}" if self.limit else None, total=self.limit,
-                  progress=(rnd.number, rnd.of) if rnd.of else None)
+        out = ask(
+            self.io,
+            question,
+            store=self.store,
+            timeout=self.limit,
+            label=f"Round {rnd.number}" if self.limit else None,
+            total=self.limit,
+            progress=(rnd.number, rnd.of) if rnd.of else None,
+        )
         if out.left:
             return False
         rnd.results.append((name, out.correct, out.seconds))
@@ -373,9 +454,12 @@ class CountDrill(Drill):
         view = observe(d, rnd.seat)
         for r in ranks:
             rc = view.count(r)
-            io.say(f"  {RANK_PLURALS[r]}: 4 - table {rc.table} - won {rc.won_total}"
-                   + (f" - set aside {rc.set_aside}" if rc.set_aside else "")
-                   + f" - your hand {rc.hand} = {rc.unseen} unseen", style="bold")
+            io.say(
+                f"  {RANK_PLURALS[r]}: 4 - table {rc.table} - won {rc.won_total}"
+                + (f" - set aside {rc.set_aside}" if rc.set_aside else "")
+                + f" - your hand {rc.hand} = {rc.unseen} unseen",
+                style="bold",
+            )
             for i, a in enumerate(d.history):
                 if a.rank == r:
                     t = Text(f"    {i + 1:>3}. ")
@@ -391,19 +475,34 @@ class CountDrill(Drill):
             holders = [names[q] for q in range(d.n) if rc.won[q]]
             won = rc.won_total
             if r in dead:
-                io.say(f"  {RANK_PLURALS[r]}: dead: the other two are among the won cards "
-                       f"({', '.join(holders)}), so nobody can capture yours.", style="dim")
+                io.say(
+                    f"  {RANK_PLURALS[r]}: dead: the other two are among the won cards "
+                    f"({', '.join(holders)}), so nobody can capture yours.",
+                    style="dim",
+                )
             else:
-                io.say(f"  {RANK_PLURALS[r]}: not dead: {won} of the other two won, so a "
-                       f"{RANK_NAMES[r]} can still be captured.", style="dim")
+                io.say(
+                    f"  {RANK_PLURALS[r]}: not dead: {won} of the other two won, so a "
+                    f"{RANK_NAMES[r]} can still be captured.",
+                    style="dim",
+                )
 
 
 def run(io: LearnerIO, store, request) -> None:
     """The drill as ``laugh drill count`` and the home screen run it (see
     :mod:`tutor.teaching.drills.registry`)."""
     s = request.settings
-    CountDrill(io, request.rulesets, request.ruleset, request.players, s["speed"], request.seed,
-               s["run"], s["limit"], store=store).session(s["rounds"])
+    CountDrill(
+        io,
+        request.rulesets,
+        request.ruleset,
+        request.players,
+        s["speed"],
+        request.seed,
+        s["run"],
+        s["limit"],
+        store=store,
+    ).session(s["rounds"])
 
 
 def _replay(deal: Deal, stop: int) -> Deal:

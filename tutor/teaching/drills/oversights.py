@@ -47,9 +47,25 @@ from tutor.teaching.drills.spotmix import Slot, SpotMix
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import Outcome, Question, Record, ask, yes_no
 
-__all__ = ["Missed", "OversightDrill", "PositionQuestion", "Run", "StreakResult", "StormResult",
-           "COMBO_BONUS", "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "best_key",
-           "combo_bonus", "judged", "judged_line", "missed_lines", "position_screen", "run"]
+__all__ = [
+    "Missed",
+    "OversightDrill",
+    "PositionQuestion",
+    "Run",
+    "StreakResult",
+    "StormResult",
+    "COMBO_BONUS",
+    "MISTAKE_PENALTY",
+    "STORM_RUN",
+    "STREAK_RUN",
+    "best_key",
+    "combo_bonus",
+    "judged",
+    "judged_line",
+    "missed_lines",
+    "position_screen",
+    "run",
+]
 
 MISTAKE_PENALTY = 10.0
 #: Right answers in a row at one difficulty before the positions get harder.
@@ -163,8 +179,9 @@ class PositionQuestion(Question):
     def __init__(self, puzzle, mode: str = "streak"):
         self.puzzle = puzzle
         self.mode = mode
-        self.record = Record(puzzle.id, puzzle.kind, tuple(puzzle.themes), puzzle.ruleset,
-                             puzzle.difficulty)
+        self.record = Record(
+            puzzle.id, puzzle.kind, tuple(puzzle.themes), puzzle.ruleset, puzzle.difficulty
+        )
 
     def pose(self, io: LearnerIO) -> None:
         io.show(Text(""))
@@ -186,8 +203,15 @@ class OversightDrill(Drill):
     :class:`~tutor.teaching.drills.base.Drill`).  ``ruleset``/``players`` fix them (else each
     puzzle chooses among the rulesets with oversights); ``seed`` fixes the stream."""
 
-    def __init__(self, io: LearnerIO, ruleset: str | None = None, players: int | None = None,
-                 seed: int = 1, *, store=None):
+    def __init__(
+        self,
+        io: LearnerIO,
+        ruleset: str | None = None,
+        players: int | None = None,
+        seed: int = 1,
+        *,
+        store=None,
+    ):
         super().__init__(io, store)
         self.ruleset = ruleset
         self.players = players
@@ -204,17 +228,31 @@ class OversightDrill(Drill):
         self.slot = self.mix.next_slot(level)
         return self.mix.puzzle(self.slot, level)
 
-    def ask(self, puzzle, timeout: float | None, *, label: str | None = None,
-            total: float | None = None, progress: tuple[int, int] | None = None,
-            mode: str = "streak") -> Outcome:
+    def ask(
+        self,
+        puzzle,
+        timeout: float | None,
+        *,
+        label: str | None = None,
+        total: float | None = None,
+        progress: tuple[int, int] | None = None,
+        mode: str = "streak",
+    ) -> Outcome:
         """Pose ``puzzle`` through the learner loop (:func:`tutor.teaching.loop.ask`) with
         ``timeout`` seconds (None: no limit), one try, recorded in the store (a time-out in a
         storm is the storm's end, not recorded); with ``label`` the prompt shows a countdown of
         the time left (a bar ``total`` seconds long; ``progress`` ``(k, n)``: position k of n).
         The answer's figures of spotting are recorded too (:meth:`_record`)."""
-        out = ask(self.io, PositionQuestion(puzzle, mode), store=self.store, timeout=timeout,
-                  label=label, total=total, progress=progress,
-                  timeout_is_miss=mode != "storm")
+        out = ask(
+            self.io,
+            PositionQuestion(puzzle, mode),
+            store=self.store,
+            timeout=timeout,
+            label=label,
+            total=total,
+            progress=progress,
+            timeout_is_miss=mode != "storm",
+        )
         if not out.left and (out.tries or (out.timed_out and mode != "storm")):
             self._record(puzzle, out)
         return out
@@ -233,8 +271,9 @@ class OversightDrill(Drill):
         if out.tries and not says_nothing(out.text) and not correct:
             figures.append(("false_claim", None))
         for outcome, secs in figures:
-            self.store.record_sighting("drill", kind, outcome, secs, ruleset=puzzle.ruleset,
-                                       source=puzzle.id)
+            self.store.record_sighting(
+                "drill", kind, outcome, secs, ruleset=puzzle.ruleset, source=puzzle.id
+            )
 
     # -- streak -------------------------------------------------------------------------------
 
@@ -245,15 +284,22 @@ class OversightDrill(Drill):
         mark = self.save_mark()
         difficulty = 1
         run = Run()
-        io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
-               f"position; one miss ends it. The positions get harder after {STREAK_RUN} "
-               "right in a row, claims and passes both.", style="bold")
+        io.say(
+            f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
+            f"position; one miss ends it. The positions get harder after {STREAK_RUN} "
+            "right in a row, claims and passes both.",
+            style="bold",
+        )
         try:
             while max_positions is None or len(res.answers) < max_positions:
                 puzzle = self.next_puzzle(difficulty=difficulty)
                 k = len(res.answers) + 1
-                out = self.ask(puzzle, limit, label=f"Streak {res.streak}",
-                               progress=(k, max_positions) if max_positions else None)
+                out = self.ask(
+                    puzzle,
+                    limit,
+                    label=f"Streak {res.streak}",
+                    progress=(k, max_positions) if max_positions else None,
+                )
                 if out.left:
                     res.quit = True
                     break
@@ -262,14 +308,19 @@ class OversightDrill(Drill):
                     res.judged.append(bool(out.correct))
                 if out.correct:
                     res.streak += 1
-                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
-                           style="green")
+                    io.say(
+                        f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
+                        style="green",
+                    )
                     run.add(bool(puzzle.answer["claims"]))
                     if run.ready(STREAK_RUN) and difficulty < 5:
                         difficulty += 1
                         run.reset()
-                        io.say(f"{STREAK_RUN} right in a row: harder positions now (difficulty "
-                               f"{difficulty} of 5).", style="bold green")
+                        io.say(
+                            f"{STREAK_RUN} right in a row: harder positions now (difficulty "
+                            f"{difficulty} of 5).",
+                            style="bold green",
+                        )
                     continue
                 res.missed.append(Missed(k, puzzle, out))
                 break
@@ -277,8 +328,10 @@ class OversightDrill(Drill):
             io.say(f"Streak stopped at {res.streak}; " + self.saved_words(mark), style="yellow")
             raise
         best = self.best(best_key("streak", self.ruleset), res.streak)
-        io.say(f"Streak: {res.streak}" + _best_words(best) + _mean_line(res.answers),
-               style="bold green" if best.new else "bold")
+        io.say(
+            f"Streak: {res.streak}" + _best_words(best) + _mean_line(res.answers),
+            style="bold green" if best.new else "bold",
+        )
         _say_judged(io, res.judged)
         return res
 
@@ -289,10 +342,12 @@ class OversightDrill(Drill):
         io = self.io
         res = StormResult()
         mark = self.save_mark()
-        io.say(f"Oversight storm: {minutes:g} minute{'' if minutes == 1 else 's'}; a mistake "
-               f"costs {MISTAKE_PENALTY:g} s; runs of right answers win time back; the positions "
-               f"get harder after {STORM_RUN} right in a row, claims and passes both.",
-               style="bold")
+        io.say(
+            f"Oversight storm: {minutes:g} minute{'' if minutes == 1 else 's'}; a mistake "
+            f"costs {MISTAKE_PENALTY:g} s; runs of right answers win time back; the positions "
+            f"get harder after {STORM_RUN} right in a row, claims and passes both.",
+            style="bold",
+        )
         clock = _StormClock(minutes * 60.0, io.clock.now())
         try:
             while max_positions is None or len(res.answers) < max_positions:
@@ -301,32 +356,38 @@ class OversightDrill(Drill):
                     break
                 puzzle = self.next_puzzle(difficulty=clock.difficulty)
                 k = len(res.answers) + 1
-                out = self.ask(puzzle, left, label=f"Storm · score {res.score}",
-                               total=clock.total + res.bonus,
-                               progress=(k, max_positions) if max_positions else None,
-                               mode="storm")
+                out = self.ask(
+                    puzzle,
+                    left,
+                    label=f"Storm · score {res.score}",
+                    total=clock.total + res.bonus,
+                    progress=(k, max_positions) if max_positions else None,
+                    mode="storm",
+                )
                 if out.left:
                     res.quit = True
                     break
                 if out.timed_out:
-                    break           # the storm's clock ran out
+                    break  # the storm's clock ran out
                 self._storm_answer(res, clock, k, puzzle, out)
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark),
-                   style="yellow")
+            io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark), style="yellow")
             raise
-        if not res.quit:        # the misses first: the score stays on the screen, last
+        if not res.quit:  # the misses first: the score stays on the screen, last
             io.show(*missed_lines(res.missed, io.symbols))
         best = self.best(best_key("storm", self.ruleset), res.score)
-        io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
-               f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
-               f"{100 * res.accuracy:.0f}%" + _best_words(best) + _mean_line(res.answers),
-               style="bold green" if best.new else "bold")
+        io.say(
+            f"Storm over: score {res.score}, {res.mistakes} mistake"
+            f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
+            f"{100 * res.accuracy:.0f}%" + _best_words(best) + _mean_line(res.answers),
+            style="bold green" if best.new else "bold",
+        )
         _say_judged(io, res.judged)
         return res
 
-    def _storm_answer(self, res: StormResult, clock: _StormClock, k: int, puzzle,
-                      out: Outcome) -> None:
+    def _storm_answer(
+        self, res: StormResult, clock: _StormClock, k: int, puzzle, out: Outcome
+    ) -> None:
         """Score answer ``k`` of a storm: a right one adds to the combo (and may win time back,
         and after a run raise the difficulty), a wrong one (a false claim too) costs
         :data:`MISTAKE_PENALTY` seconds."""
@@ -347,18 +408,26 @@ class OversightDrill(Drill):
             if clock.run.ready(STORM_RUN) and clock.difficulty < 5:
                 clock.difficulty += 1
                 clock.run.reset()
-                io.say(f"{STORM_RUN} right in a row: harder positions now (difficulty "
-                       f"{clock.difficulty} of 5).", style="bold green")
+                io.say(
+                    f"{STORM_RUN} right in a row: harder positions now (difficulty "
+                    f"{clock.difficulty} of 5).",
+                    style="bold green",
+                )
         else:
             res.mistakes += 1
             clock.combo = 0
             clock.run.reset()
             clock.penalty += MISTAKE_PENALTY
             res.missed.append(Missed(k, puzzle, out))
-            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message if out.grade else ''} (answer: "
-                   f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})", style="red")
-        io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
-               style="dim")
+            io.say(
+                f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message if out.grade else ''} (answer: "
+                f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})",
+                style="red",
+            )
+        io.say(
+            f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
+            style="dim",
+        )
 
 
 @dataclass
@@ -414,6 +483,7 @@ def _looks_like(puzzle, slot: Slot | None) -> str:
     """The oversight kind a claim on a position with nothing to claim was about: the one its
     decoy looks like."""
     from tutor.puzzles.kinds.spot_oversight import DECOY_LOOKS_LIKE
+
     return DECOY_LOOKS_LIKE.get(puzzle.data.get("theme", ""), slot.looks_like if slot else "")
 
 
@@ -432,15 +502,20 @@ def missed_lines(missed: list[Missed], symbols: bool) -> list[Text]:
         return []
     lines = [Text(f"Missed ({len(missed)}):", style="bold")]
     for m in missed:
-        said = "timed out" if m.outcome.timed_out else \
-            ("passed" if says_nothing(m.outcome.text) else
-             f"said {shown_cards(m.outcome.text, symbols)}")
-        t = Text(f"  {m.k}. {said} {'→' if symbols else '->'} ")   # one line at 80 columns
+        said = (
+            "timed out"
+            if m.outcome.timed_out
+            else (
+                "passed"
+                if says_nothing(m.outcome.text)
+                else f"said {shown_cards(m.outcome.text, symbols)}"
+            )
+        )
+        t = Text(f"  {m.k}. {said} {'→' if symbols else '->'} ")  # one line at 80 columns
         t.append(shown_cards(m.puzzle.expected_answer_text(), symbols), style="bold")
         t.append(f" · {m.puzzle.id}", style="dim")
         lines.append(t)
-    lines.append(Text("Look at one again, with its explanation: laugh puzzle --id ID",
-                      style="dim"))
+    lines.append(Text("Look at one again, with its explanation: laugh puzzle --id ID", style="dim"))
     return lines
 
 
@@ -450,8 +525,9 @@ def run(io: LearnerIO, store, request) -> None:
     the positions missed, and ``Again?`` (yes: another, from the same stream of positions)."""
     s = request.settings
     rs = request.ruleset
-    drill = OversightDrill(io, rs.id if rs is not None else None, request.players, request.seed,
-                           store=store)
+    drill = OversightDrill(
+        io, rs.id if rs is not None else None, request.players, request.seed, store=store
+    )
     while True:
         res: StreakResult | StormResult
         if s["mode"] == "streak":
@@ -460,7 +536,7 @@ def run(io: LearnerIO, store, request) -> None:
             res = drill.storm(s["minutes"], s["positions"])
         if res.quit:
             return
-        if s["mode"] == "streak":           # a storm lists its misses above its score
+        if s["mode"] == "streak":  # a storm lists its misses above its score
             io.show(*missed_lines(res.missed, io.symbols))
         if not yes_no(io, f"Another {s['mode']}? [yes/no]> "):
             return

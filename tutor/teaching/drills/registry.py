@@ -20,8 +20,7 @@ from typing import NamedTuple
 
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill_kind",
-           "register"]
+__all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill_kind", "register"]
 
 
 class Setting(NamedTuple):
@@ -123,10 +122,12 @@ def register(kind: DrillKind) -> DrillKind:
 def drill_kind(name: str) -> DrillKind:
     """The drill named ``name``; UsageError listing the drills if there is none."""
     from tutor.engine.names import find_name
+
     return DRILLS[find_name(name, DRILLS, "drill")]
 
 
 # -- the drills --------------------------------------------------------------------------------
+
 
 def _has_oversights(req: DrillRequest) -> str | None:
     rs = req.ruleset
@@ -141,55 +142,123 @@ def _list_needs_store(req: DrillRequest) -> str | None:
     return None
 
 
-register(DrillKind(
-    "oversights", "spot and claim, or pass, against a clock",
-    "Positions in a stream: claim what can be claimed (claim 9s 9d, or claim 9) or pass "
-    "(Enter). Streak: one miss ends it. Storm: three minutes, 10 s lost per mistake, time back "
-    "for runs.",
-    "tutor.teaching.drills.oversights",
-    settings=(Setting("mode", "streak", "streak: one miss ends the run; storm: as many as you "
-                                        "can before the clock runs out (default %(default)s)",
-                      choices=("streak", "storm")),
-              Setting("limit", 20.0, "streak: seconds for each position (default %(default)g)",
-                      "SEC", lo=3, hi=300),
-              Setting("minutes", 3.0, "storm: minutes on the clock (default %(default)g)", "M",
-                      lo=0.5, hi=30),
-              Setting("positions", None, "stop after N positions", "N", whole=True)),
-    menu=(MenuEntry("o", ("streak", "oversights"), "oversight streak: one miss ends it",
-                    {"mode": "streak"}),
-          MenuEntry("m", ("storm",), "oversight storm: three minutes on the clock",
-                    {"mode": "storm"})),
-    check=_has_oversights))
+register(
+    DrillKind(
+        "oversights",
+        "spot and claim, or pass, against a clock",
+        "Positions in a stream: claim what can be claimed (claim 9s 9d, or claim 9) or pass "
+        "(Enter). Streak: one miss ends it. Storm: three minutes, 10 s lost per mistake, time back "
+        "for runs.",
+        "tutor.teaching.drills.oversights",
+        settings=(
+            Setting(
+                "mode",
+                "streak",
+                "streak: one miss ends the run; storm: as many as you "
+                "can before the clock runs out (default %(default)s)",
+                choices=("streak", "storm"),
+            ),
+            Setting(
+                "limit",
+                20.0,
+                "streak: seconds for each position (default %(default)g)",
+                "SEC",
+                lo=3,
+                hi=300,
+            ),
+            Setting(
+                "minutes",
+                3.0,
+                "storm: minutes on the clock (default %(default)g)",
+                "M",
+                lo=0.5,
+                hi=30,
+            ),
+            Setting("positions", None, "stop after N positions", "N", whole=True),
+        ),
+        menu=(
+            MenuEntry(
+                "o",
+                ("streak", "oversights"),
+                "oversight streak: one miss ends it",
+                {"mode": "streak"},
+            ),
+            MenuEntry(
+                "m", ("storm",), "oversight storm: three minutes on the clock", {"mode": "storm"}
+            ),
+        ),
+        check=_has_oversights,
+    )
+)
 
-register(DrillKind(
-    "count", "the card-counting trainer",
-    "A deal scrolls past at a chosen speed; when it stops, say how many of two ranks are "
-    "unseen, which of your pairs are dead and which captures are at risk. The speed rises "
-    "after a run of perfect rounds.",
-    "tutor.teaching.drills.count",
-    settings=(Setting("speed", 2.0, "cards a second (default %(default)g)", "CPS", lo=0.2, hi=50),
-              Setting("rounds", 5, "deals to count (default %(default)s)", "N", whole=True),
-              Setting("run", 3, "perfect rounds in a row before the speed rises (default "
-                                "%(default)s)", "R", whole=True),
-              Setting("limit", 30.0, "seconds for each answer, 0 for no clock (default "
-                                     "%(default)g)", "SEC", lo=3, hi=600, off=True))))
+register(
+    DrillKind(
+        "count",
+        "the card-counting trainer",
+        "A deal scrolls past at a chosen speed; when it stops, say how many of two ranks are "
+        "unseen, which of your pairs are dead and which captures are at risk. The speed rises "
+        "after a run of perfect rounds.",
+        "tutor.teaching.drills.count",
+        settings=(
+            Setting("speed", 2.0, "cards a second (default %(default)g)", "CPS", lo=0.2, hi=50),
+            Setting("rounds", 5, "deals to count (default %(default)s)", "N", whole=True),
+            Setting(
+                "run",
+                3,
+                "perfect rounds in a row before the speed rises (default %(default)s)",
+                "R",
+                whole=True,
+            ),
+            Setting(
+                "limit",
+                30.0,
+                "seconds for each answer, 0 for no clock (default %(default)g)",
+                "SEC",
+                lo=3,
+                hi=600,
+                off=True,
+            ),
+        ),
+    )
+)
 
-register(DrillKind(
-    "settle", "rapid settlement arithmetic",
-    "Finished deals as numbers: give one player's net stakes or points under the ruleset, as "
-    "fast as you can.",
-    "tutor.teaching.drills.settle",
-    settings=(Setting("rounds", 10, "questions (default %(default)s)", "N", whole=True),
-              Setting("limit", 60.0, "seconds for the first question, 0 for no clock; it "
-                                     "tightens after runs of right answers (default "
-                                     "%(default)g)", "SEC", lo=3, hi=600, off=True))))
+register(
+    DrillKind(
+        "settle",
+        "rapid settlement arithmetic",
+        "Finished deals as numbers: give one player's net stakes or points under the ruleset, as "
+        "fast as you can.",
+        "tutor.teaching.drills.settle",
+        settings=(
+            Setting("rounds", 10, "questions (default %(default)s)", "N", whole=True),
+            Setting(
+                "limit",
+                60.0,
+                "seconds for the first question, 0 for no clock; it "
+                "tightens after runs of right answers (default "
+                "%(default)g)",
+                "SEC",
+                lo=3,
+                hi=600,
+                off=True,
+            ),
+        ),
+    )
+)
 
-register(DrillKind(
-    "weak", "practise weak spots, as they come due",
-    "A set on your weakest skills (puzzle kinds and themes), scheduled by FSRS from your "
-    "graded answers.",
-    "tutor.teaching.drills.weak",
-    settings=(Setting("items", 5, "skills in the set (default %(default)s)", "N", whole=True),
-              Setting("list", False, "only list the skills, weakest first", switch=True,
-                      key="list_only")),
-    check=_list_needs_store))
+register(
+    DrillKind(
+        "weak",
+        "practise weak spots, as they come due",
+        "A set on your weakest skills (puzzle kinds and themes), scheduled by FSRS from your "
+        "graded answers.",
+        "tutor.teaching.drills.weak",
+        settings=(
+            Setting("items", 5, "skills in the set (default %(default)s)", "N", whole=True),
+            Setting(
+                "list", False, "only list the skills, weakest first", switch=True, key="list_only"
+            ),
+        ),
+        check=_list_needs_store,
+    )
+)

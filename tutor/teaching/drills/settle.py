@@ -32,8 +32,16 @@ from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import Outcome, Question, Record, ask
 
-__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "run", "RUN",
-           "TIGHTEN", "FASTEST"]
+__all__ = [
+    "SettleDrill",
+    "SettleQuestion",
+    "SettleResult",
+    "parse_signed",
+    "run",
+    "RUN",
+    "TIGHTEN",
+    "FASTEST",
+]
 
 #: Right answers in a row within the limit before the clock tightens.
 RUN = 3
@@ -71,11 +79,11 @@ def parse_signed(text: str, points: bool = False) -> int:
     t = text.strip().replace("−", "-").replace(" ", "")
     like = "0, 2 or 5" if points else "+3, -2 or 0"
     if not re.fullmatch(r"[+-]?[0-9]{1,9}", t):
-        raise NotationError(f"{clip(text.strip(), 40)!r} is not a whole number: answer like "
-                            f"{like}")
+        raise NotationError(f"{clip(text.strip(), 40)!r} is not a whole number: answer like {like}")
     if points and int(t) < 0:
-        raise NotationError(f"points are never below 0 (a player scores 0 or more): answer "
-                            f"like {like}")
+        raise NotationError(
+            f"points are never below 0 (a player scores 0 or more): answer like {like}"
+        )
     return int(t)
 
 
@@ -85,8 +93,17 @@ class SettleDrill(Drill):
     ``ruleset``); ``seed`` fixes the deals; ``limit`` seconds the first question (None or 0: no
     clock)."""
 
-    def __init__(self, io: LearnerIO, rulesets: list, ruleset=None, players: int | None = None,
-                 seed: int = 1, limit: float | None = None, *, store=None):
+    def __init__(
+        self,
+        io: LearnerIO,
+        rulesets: list,
+        ruleset=None,
+        players: int | None = None,
+        seed: int = 1,
+        limit: float | None = None,
+        *,
+        store=None,
+    ):
         super().__init__(io, store)
         self.limit = limit or None
         self.rulesets = rulesets
@@ -99,8 +116,11 @@ class SettleDrill(Drill):
     def make_question(self) -> SettleQuestion:
         rng = self.rng
         rs = self.ruleset or rng.choice(self.rulesets)
-        n = (self.players if self.players is not None and self.players in rs.counts
-             else rng.choice(rs.player_counts))
+        n = (
+            self.players
+            if self.players is not None and self.players in rs.counts
+            else rng.choice(rs.player_counts)
+        )
         deal = new_deal(rs, n, rng.randrange(n), rng)
         play_out(deal, [Careless(make_bot("willughby"), 0.15) for _ in range(n)], rng)
         return SettleQuestion(deal, rng.randrange(n))
@@ -126,8 +146,12 @@ class SettleDrill(Drill):
         if rs.lie_down_pays is not None:
             rule += "; " + value_words("lie_down_pays", rs.value("lie_down_pays"))
         lines.append(Text(rule + "."))
-        lines.append(Text(value_words("leftovers_to", rs.leftovers_to).capitalize()
-                          + " (the last hand and the table)."))
+        lines.append(
+            Text(
+                value_words("leftovers_to", rs.leftovers_to).capitalize()
+                + " (the last hand and the table)."
+            )
+        )
         t = Table(box=None, pad_edge=False, header_style="bold underline")
         t.add_column("player", no_wrap=True)
         t.add_column("won in play", justify="right")
@@ -143,15 +167,17 @@ class SettleDrill(Drill):
                 notes.append("last capture")
             if row.paid:
                 notes.append(f"paid {row.paid} on lying down")
-            t.add_row(Text(names[s], style="bold cyan" if s == q.seat else ""),
-                      str(row.won_in_play), ", ".join(notes))
+            t.add_row(
+                Text(names[s], style="bold cyan" if s == q.seat else ""),
+                str(row.won_in_play),
+                ", ".join(notes),
+            )
         lines.append(t)
         extra = []
         if res.leftovers:
             extra.append(f"leftovers: {len(res.leftovers)} cards")
         if res.set_aside:
-            extra.append(f"set-aside mournival: {len(res.set_aside)} cards (to the last player "
-                         "in)")
+            extra.append(f"set-aside mournival: {len(res.set_aside)} cards (to the last player in)")
         if extra:
             lines.append(Text("; ".join(extra).capitalize() + "."))
         return Group(*lines)
@@ -176,10 +202,24 @@ class SettleDrill(Drill):
         is a wrong answer), recorded in the store; None when the learner quits."""
         self.count += 1
         d = q.deal
-        out = ask(self.io, _Settling(self, q, Record(
-            f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
-            tuple(self.themes(q)), d.ruleset.id)), store=self.store, timeout=self.limit,
-            label="Settle" if self.limit else None, total=self.limit, progress=progress)
+        out = ask(
+            self.io,
+            _Settling(
+                self,
+                q,
+                Record(
+                    f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}",
+                    "settlement",
+                    tuple(self.themes(q)),
+                    d.ruleset.id,
+                ),
+            ),
+            store=self.store,
+            timeout=self.limit,
+            label="Settle" if self.limit else None,
+            total=self.limit,
+            progress=progress,
+        )
         if out.left:
             return None
         return Answered(out.correct, out.seconds, out.timed_out)
@@ -187,9 +227,16 @@ class SettleDrill(Drill):
     def session(self, rounds: int = 10) -> SettleResult:
         io = self.io
         res = SettleResult()
-        io.say("Settlement drill: give the result as fast as you can"
-               + (f"; {self.limit:g} s a question, and the clock tightens after every {RUN} "
-                  "right in a row." if self.limit else "."), style="bold")
+        io.say(
+            "Settlement drill: give the result as fast as you can"
+            + (
+                f"; {self.limit:g} s a question, and the clock tightens after every {RUN} "
+                "right in a row."
+                if self.limit
+                else "."
+            ),
+            style="bold",
+        )
         run = 0
         mark = self.save_mark()
         try:
@@ -207,15 +254,17 @@ class SettleDrill(Drill):
                     old = self.limit
                     self.limit = max(FASTEST, round(self.limit * TIGHTEN))
                     run = 0
-                    io.say(f"{RUN} right in a row within {old:g} s: the clock now gives "
-                           f"{self.limit:g} s a question.", style="bold green")
+                    io.say(
+                        f"{RUN} right in a row within {old:g} s: the clock now gives "
+                        f"{self.limit:g} s a question.",
+                        style="bold green",
+                    )
         except (EOFError, KeyboardInterrupt):
             io.say("Settlement stopped: " + self.saved_words(mark), style="yellow")
             raise
         if res.answers:
             timed = [a.seconds for a in res.answers if a.seconds is not None]
-            mean = (f", {sum(timed) / len(timed):.1f} s an answer typed in time" if timed
-                    else "")
+            mean = f", {sum(timed) / len(timed):.1f} s an answer typed in time" if timed else ""
             io.say(f"Settlement: {res.right}/{len(res.answers)} right{mean}.", style="bold")
         return res
 
@@ -226,21 +275,27 @@ class _Settling(Question):
     and the working of the seat's settlement as its verdict."""
 
     prompt = "settle> "
-    blank = ""                  # read by parse_signed: an empty line is asked again
+    blank = ""  # read by parse_signed: an empty line is asked again
 
     def __init__(self, drill: SettleDrill, q: SettleQuestion, record: Record):
         self.drill = drill
         self.q = q
         self.record = record
         self.points = not q.deal.ruleset.has_stakes
-        self.answer_help = ("Your points: a whole number, 0 or more" if self.points else
-                            "Your net stakes: a whole number (+3, -2 or 0)")
+        self.answer_help = (
+            "Your points: a whole number, 0 or more"
+            if self.points
+            else "Your net stakes: a whole number (+3, -2 or 0)"
+        )
 
     def pose(self, io: LearnerIO) -> None:
         io.show(Text(""))
         io.show(self.drill.facts(self.q))
-        io.say("Your points? (a whole number, 0 or more: 0, 2 or 5)" if self.points else
-               "Your net stakes? (a whole number: +3, -2 or 0)")
+        io.say(
+            "Your points? (a whole number, 0 or more: 0, 2 or 5)"
+            if self.points
+            else "Your net stakes? (a whole number: +3, -2 or 0)"
+        )
 
     def grade(self, text: str, attempt: int) -> Grade:
         return Grade(parse_signed(text, self.points) == self.q.answer, self.drill.working(self.q))
@@ -249,8 +304,7 @@ class _Settling(Question):
         working = self.drill.working(self.q)
         secs = outcome.seconds
         if outcome.correct:
-            io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + working,
-                   style="green")
+            io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + working, style="green")
         elif outcome.timed_out:
             io.say(f"✗ Time is up ({outcome.timeout:g} s). {working}", style="red")
         else:
@@ -261,5 +315,12 @@ def run(io: LearnerIO, store, request) -> None:
     """The drill as ``laugh drill settle`` and the home screen run it (see
     :mod:`tutor.teaching.drills.registry`)."""
     s = request.settings
-    SettleDrill(io, request.rulesets, request.ruleset, request.players, request.seed, s["limit"],
-                store=store).session(s["rounds"])
+    SettleDrill(
+        io,
+        request.rulesets,
+        request.ruleset,
+        request.players,
+        request.seed,
+        s["limit"],
+        store=store,
+    ).session(s["rounds"])

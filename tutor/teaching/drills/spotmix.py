@@ -44,8 +44,7 @@ from tutor.engine.sources import default_library
 from tutor.puzzles import GenerationError, applicable_rulesets, generate
 from tutor.puzzles.kinds.spot_oversight import DECOY_LOOKS_LIKE, OWN, SpotOversight
 
-__all__ = ["BAGS", "Bag", "COUNTED_CLAIMS", "COUNTED_DECOYS", "MAX_RUN", "Slot", "SpotMix",
-           "TRIES"]
+__all__ = ["BAGS", "Bag", "COUNTED_CLAIMS", "COUNTED_DECOYS", "MAX_RUN", "Slot", "SpotMix", "TRIES"]
 
 KIND = "spot-oversight"
 
@@ -75,8 +74,13 @@ class Bag(NamedTuple):
 
 
 #: Per level, what a bag of twelve holds (see the module).
-BAGS = {1: Bag(3, 3, 4, 2), 2: Bag(3, 3, 4, 2), 3: Bag(3, 3, 4, 2), 4: Bag(4, 3, 3, 2),
-        5: Bag(4, 3, 3, 2)}
+BAGS = {
+    1: Bag(3, 3, 4, 2),
+    2: Bag(3, 3, 4, 2),
+    3: Bag(3, 3, 4, 2),
+    4: Bag(4, 3, 3, 2),
+    5: Bag(4, 3, 3, 2),
+}
 #: The oversight kinds, and the decoys, a lie-down makes: whether the pair laid down was dead
 #: (counting) or whether the ruleset lets a prial or a mournival laid down be claimed.
 COUNTED_CLAIMS = ("laid_down_dead_pair", "laid_down_prial", "laid_down_mournival")
@@ -113,15 +117,20 @@ class SpotMix:
     position's ruleset drawn among those with oversights) and ``players`` (None: any the
     ruleset covers)."""
 
-    def __init__(self, rng: random.Random, ruleset: str | None = None,
-                 players: int | None = None):
+    def __init__(self, rng: random.Random, ruleset: str | None = None, players: int | None = None):
         self.rng = rng
         self.ruleset = ruleset
         self.players = players
         lib = default_library()
-        self._rulesets = [ruleset] if ruleset else [
-            r for r in applicable_rulesets(KIND)
-            if players is None or players in lib.rulesets[r].counts]
+        self._rulesets = (
+            [ruleset]
+            if ruleset
+            else [
+                r
+                for r in applicable_rulesets(KIND)
+                if players is None or players in lib.rulesets[r].counts
+            ]
+        )
         self._bag: list[str] = []
         self._bag_level = 0
         self._asked: Counter = Counter()
@@ -134,8 +143,12 @@ class SpotMix:
         """The next position's slot at ``level`` (1-5)."""
         if not self._bag or self._bag_level != level:
             b = BAGS[level]
-            self._bag = (["judged_claim"] * b.judged_claims + ["judged_nothing"] * b.judged_nothing
-                         + ["claim"] * b.claims + ["own"] * b.own)
+            self._bag = (
+                ["judged_claim"] * b.judged_claims
+                + ["judged_nothing"] * b.judged_nothing
+                + ["claim"] * b.claims
+                + ["own"] * b.own
+            )
             self.rng.shuffle(self._bag)
             self._bag_level = level
         what = self._bag.pop()
@@ -154,8 +167,7 @@ class SpotMix:
         theme = self._least(sorted({t for _, t in options}))
         rid = self.rng.choice(sorted({r for r, t in options if t == theme}))
         rs = lib.rulesets[rid]
-        players = self.players if self.players is not None else self.rng.choice(
-            rs.player_counts)
+        players = self.players if self.players is not None else self.rng.choice(rs.player_counts)
         variant = "decoy" if what in ("judged_nothing", "own") else theme
         self._asked[theme.replace("_", "-")] += 1
         self._recent.append(variant)
@@ -184,8 +196,11 @@ class SpotMix:
                 themes = [t for t in gen.decoy_themes(ruleset) if t in COUNTED_DECOYS]
             elif what == "claim":
                 spotted = [k for k in kinds if k not in COUNTED_CLAIMS]
-                themes = [k for k in spotted or kinds
-                          if self._recent[-MAX_RUN:] != [k] * MAX_RUN] or spotted or kinds
+                themes = (
+                    [k for k in spotted or kinds if self._recent[-MAX_RUN:] != [k] * MAX_RUN]
+                    or spotted
+                    or kinds
+                )
             else:
                 themes = [OWN[k] for k in kinds]
             out += [(rid, t) for t in themes]
@@ -210,12 +225,13 @@ class SpotMix:
         return p
 
     def _draw(self, slot: Slot, level: int):
-        seed = self.rng.randrange(10 ** 9)
+        seed = self.rng.randrange(10**9)
         key = (slot.ruleset, slot.players, slot.theme, level)
         want = self._nearest.get(key, level)
         try:
-            p = generate(f"{KIND}/{slot.theme}", slot.ruleset, slot.players, seed=seed,
-                         difficulty=want)
+            p = generate(
+                f"{KIND}/{slot.theme}", slot.ruleset, slot.players, seed=seed, difficulty=want
+            )
         except GenerationError:
             spec = KIND + ("/decoy" if slot.variant == "decoy" else "")
             return generate(spec, slot.ruleset, slot.players, seed=seed, difficulty=level)

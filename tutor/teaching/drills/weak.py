@@ -40,8 +40,9 @@ def kind_for_skill(skill, store) -> str | None:
     return None
 
 
-def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int = 1,
-                        ruleset=None, *, store=None) -> tuple[int, int]:
+def practise_weak_spots(
+    io: LearnerIO, rulesets: list, items: int = 5, seed: int = 1, ruleset=None, *, store=None
+) -> tuple[int, int]:
     """Pose ``items`` items on the weakest skills in ``store`` (a progress store: where the
     skills come from and the answers go) through ``io``; returns (right, asked)."""
     if store is None:
@@ -51,9 +52,8 @@ def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int
     if not skills:
         io.say("No graded answers yet: play a deal, run a drill or answer some puzzles first.")
         return 0, 0
-    weakest = skills[:max(1, min(items, len(skills)))]
-    io.say("Practise weak spots (weakest first, by when each is due for review):",
-           style="bold")
+    weakest = skills[: max(1, min(items, len(skills)))]
+    io.say("Practise weak spots (weakest first, by when each is due for review):", style="bold")
     io.show(render_weak_skills(weakest, width=io.width))
     rng = random.Random(f"{seed}:weak")
     right = asked = 0
@@ -63,8 +63,7 @@ def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int
         if kind is None:
             continue
         io.say("")
-        io.say(f"Item {i + 1} of {items}: {skill_label(skill.name, skill.group)}",
-               style="bold")
+        io.say(f"Item {i + 1} of {items}: {skill_label(skill.name, skill.group)}", style="bold")
         ok, stop = _item(io, store, kind, skill, rulesets, rng, ruleset)
         if ok is not None:
             asked += 1
@@ -75,11 +74,12 @@ def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int
     return right, asked
 
 
-def _item(io: LearnerIO, store, kind: str, skill, rulesets, rng, ruleset) -> tuple[bool | None,
-                                                                                    bool]:
+def _item(
+    io: LearnerIO, store, kind: str, skill, rulesets, rng, ruleset
+) -> tuple[bool | None, bool]:
     """One item on ``skill``: (right at the first try, or None when not answered; whether the
     learner asked to leave)."""
-    seed = rng.randrange(10 ** 9)
+    seed = rng.randrange(10**9)
     if kind == "count":
         drill = CountDrill(io, rulesets, ruleset=ruleset, seed=seed, store=store)
         rnd = drill.make_round()
@@ -91,11 +91,15 @@ def _item(io: LearnerIO, store, kind: str, skill, rulesets, rng, ruleset) -> tup
         a = settle.ask(settle.make_question())
         return (None, True) if a is None else (a.correct, False)
     puzzle = None
-    difficulty = store.choose_difficulty(kind)      # the band nearest the learner's rating
-    seeds = random.Random(f"{seed}:weak")     # far-apart seeds: each try searches afresh
+    difficulty = store.choose_difficulty(kind)  # the band nearest the learner's rating
+    seeds = random.Random(f"{seed}:weak")  # far-apart seeds: each try searches afresh
     for _ in range(12):
-        puzzle = generate(kind, ruleset.id if ruleset is not None else None,
-                          seed=seeds.randrange(10 ** 9), difficulty=difficulty)
+        puzzle = generate(
+            kind,
+            ruleset.id if ruleset is not None else None,
+            seed=seeds.randrange(10**9),
+            difficulty=difficulty,
+        )
         if skill.group == "kind" or skill.name in puzzle.themes:
             break
     outcome = ask(io, PuzzleQuestion(puzzle), store=store, pause=True)
@@ -115,5 +119,6 @@ def run(io: LearnerIO, store, request) -> None:
             io.say("Skills, weakest first:", style="bold")
             io.show(render_weak_skills(skills, width=io.width))
         return
-    practise_weak_spots(io, request.rulesets, s["items"], request.seed, request.ruleset,
-                        store=store)
+    practise_weak_spots(
+        io, request.rulesets, s["items"], request.seed, request.ruleset, store=store
+    )

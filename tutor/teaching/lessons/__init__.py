@@ -59,11 +59,41 @@ from tutor.teaching.lessons._model import (
 from tutor.teaching.lessons._stops import SITUATIONS, page_quotes, page_words, stop_problems
 
 __all__ = [
-    "BLOCK_KINDS", "Block", "BlockData", "CardsData", "CoachData", "CourseEntry", "OddsData",
-    "PuzzleData", "QuoteData", "RecordsData", "RulesData", "SimulateData", "SkillData", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
-    "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "lesson_keys",
-    "load_course", "load_lesson", "match_lesson", "open_lesson", "page_heading", "page_quotes",
-    "page_words", "puzzle_seed", "resolve_players", "SITUATIONS", "Stop", "stop_problems",
+    "BLOCK_KINDS",
+    "Block",
+    "BlockData",
+    "CardsData",
+    "CoachData",
+    "CourseEntry",
+    "OddsData",
+    "PuzzleData",
+    "QuoteData",
+    "RecordsData",
+    "RulesData",
+    "SimulateData",
+    "SkillData",
+    "FRONT_MATTER_KEYS",
+    "Item",
+    "Lesson",
+    "ODDS_FIGURES",
+    "Segment",
+    "check_lessons",
+    "course_index",
+    "find_lesson",
+    "lesson_files",
+    "lesson_keys",
+    "load_course",
+    "load_lesson",
+    "match_lesson",
+    "open_lesson",
+    "page_heading",
+    "page_quotes",
+    "page_words",
+    "puzzle_seed",
+    "resolve_players",
+    "SITUATIONS",
+    "Stop",
+    "stop_problems",
     "teaching_problems",
 ]
 
@@ -79,6 +109,7 @@ _LATER = {
 def __getattr__(name: str):
     if name in _LATER:
         import importlib
+
         value = getattr(importlib.import_module(_LATER[name]), name)
         globals()[name] = value
         return value
@@ -98,6 +129,7 @@ def load_course(folder: Path | None = None, library=None) -> list[Lesson]:
         lesson.number = n
         lessons.append(lesson)
     from tutor.teaching.lessons._course_checks import _course_problems
+
     problems = _course_problems(lessons)
     if problems:
         raise DataError(problems[0])
@@ -144,9 +176,13 @@ def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
     if found is not None:
         return found
     from tutor.engine.names import unknown
-    raise unknown(str(key).strip(), [e.id for e in entries], "lesson",
-                  listing="lessons, by number, file name or id: "
-                          + ", ".join(e.path.stem for e in entries))
+
+    raise unknown(
+        str(key).strip(),
+        [e.id for e in entries],
+        "lesson",
+        listing="lessons, by number, file name or id: " + ", ".join(e.path.stem for e in entries),
+    )
 
 
 def open_lesson(key: str) -> Lesson:
@@ -158,10 +194,6 @@ def open_lesson(key: str) -> Lesson:
     lesson = load_lesson(entry.path)
     lesson.number = entry.number
     return lesson
-
-
-
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -176,6 +208,7 @@ def load_lesson(path: Path | str, library=None) -> Lesson:
     ``FILE:LINE: KEY: what is wrong``; its ``problems`` attribute lists them all.
     """
     from tutor.teaching.lessons._checker import _Checker
+
     path = Path(path)
     checker = _Checker(path, library)
     lesson = checker.run()
@@ -187,8 +220,9 @@ def load_lesson(path: Path | str, library=None) -> Lesson:
     return lesson
 
 
-def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
-                  draws: int | None = None) -> tuple[int, list[str]]:
+def check_lessons(
+    paths: Iterable[Path | str] | None = None, library=None, draws: int | None = None
+) -> tuple[int, list[str]]:
     """Check lesson files (default: the whole course, with course-wide checks too).
 
     Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
@@ -211,6 +245,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
         record_problems,
         serve_problems,
     )
+
     whole_course = paths is None
     files = lesson_files() if paths is None else [Path(p) for p in paths]
     problems: list[str] = []
@@ -222,9 +257,10 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
         if lesson is not None:
             lesson.number = n
             lessons.append(lesson)
-            problems.extend(record_problems([lesson]))   # its records taught before asked
-            problems.extend(serve_problems([lesson], SERVE_DRAWS if draws is None else draws,
-                                           whole_course))
+            problems.extend(record_problems([lesson]))  # its records taught before asked
+            problems.extend(
+                serve_problems([lesson], SERVE_DRAWS if draws is None else draws, whole_course)
+            )
     if whole_course:
         known = [e.id for e in course_index()]
         problems.extend(_course_problems(lessons, known))
@@ -236,6 +272,7 @@ def _track_problems(lessons: list[Lesson], library=None) -> list[str]:
     """Every track of ``lessons/tracks/`` checked against the course
     (:func:`tutor.teaching.tracks.track_problems`)."""
     from tutor.teaching.lessons._tracks import read_track, track_files, track_problems
+
     by_id = {lesson.id: lesson for lesson in lessons}
     problems: list[str] = []
     for path in track_files():

@@ -27,7 +27,7 @@ class BlockChecker:
         self.path = path
         self._library = library
         self.problems: list[str] = []
-        self.quoted: set[str] = set()      # sources named by quote blocks, found or not
+        self.quoted: set[str] = set()  # sources named by quote blocks, found or not
         self.quote_blocks = 0
 
     @property
@@ -35,6 +35,7 @@ class BlockChecker:
         """The sources and rulesets the blocks are checked against (loaded when first asked)."""
         if self._library is None:
             from tutor.engine.sources import default_library
+
             self._library = default_library()
         return self._library
 
@@ -47,8 +48,14 @@ class BlockChecker:
 
     # -- helpers for the block readers ----------------------------------------------------
 
-    def mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
-                required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
+    def mapping(
+        self,
+        kind: str,
+        content: str,
+        line: int,
+        allowed: tuple[str, ...],
+        required: tuple[str, ...] = (),
+    ) -> tuple[dict, dict] | None:
         """A block of ``key: value`` lines with only ``allowed`` keys and every ``required``
         one, as ``(data, key lines)``; None after a problem."""
         try:
@@ -65,8 +72,9 @@ class BlockChecker:
         ok = True
         for k in data:
             if k not in allowed:
-                self.fail(lines.get(k, line), f"{kind}.{k}",
-                          f"unknown key (keys: {', '.join(allowed)})")
+                self.fail(
+                    lines.get(k, line), f"{kind}.{k}", f"unknown key (keys: {', '.join(allowed)})"
+                )
                 ok = False
         for k in required:
             if k not in data:
@@ -74,32 +82,51 @@ class BlockChecker:
                 ok = False
         return (data, lines) if ok else None
 
-    def whole_number(self, kind: str, data: dict, lines: dict, key: str, lo: int, hi: int,
-                     default: int | None, line: int) -> tuple[bool, int | None]:
+    def whole_number(
+        self,
+        kind: str,
+        data: dict,
+        lines: dict,
+        key: str,
+        lo: int,
+        hi: int,
+        default: int | None,
+        line: int,
+    ) -> tuple[bool, int | None]:
         """``(ok, value)`` of ``key``: a whole number from ``lo`` to ``hi``, ``default`` when
         not given."""
         v = data.get(key, default)
         if v is None:
             return True, None
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            self.fail(lines.get(key, line), f"{kind}.{key}",
-                      f"{_shown(v)} is not a whole number from {lo} to {hi}")
+            self.fail(
+                lines.get(key, line),
+                f"{kind}.{key}",
+                f"{_shown(v)} is not a whole number from {lo} to {hi}",
+            )
             return False, None
         return True, v
 
     def ruleset(self, kind: str, rid: object, where: int, key: str = "ruleset"):
         """The ruleset ``rid`` of the library, or None after a problem."""
         if not isinstance(rid, str) or rid not in self.library.rulesets:
-            self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "
-                                              f"{', '.join(self.library.rulesets)})")
+            self.fail(
+                where,
+                f"{kind}.{key}",
+                f"unknown ruleset {_shown(rid)} (rulesets: {', '.join(self.library.rulesets)})",
+            )
             return None
         return self.library.rulesets[rid]
 
     def players(self, kind: str, rs, players: int | None, where: int) -> bool:
         """True when ``players`` (if given) is a player count ruleset ``rs`` covers."""
         if players is not None and players not in rs.counts:
-            self.fail(where, f"{kind}.players", f"ruleset '{rs.id}' does not cover {players} "
-                                                f"players (it covers "
-                                                f"{', '.join(map(str, rs.player_counts))})")
+            self.fail(
+                where,
+                f"{kind}.players",
+                f"ruleset '{rs.id}' does not cover {players} "
+                f"players (it covers "
+                f"{', '.join(map(str, rs.player_counts))})",
+            )
             return False
         return True

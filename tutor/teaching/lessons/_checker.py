@@ -21,6 +21,7 @@ class FrontMatter(TypedDict):
     :class:`Lesson` it sets: ``id``, ``title``, the objectives' texts, ``prerequisites`` (lesson
     ids), ``sources`` (source ids), ``minutes``, the objectives' ids and the themes that serve
     each objective (id -> theme ids)."""
+
     id: str
     title: str
     objectives: list[str]
@@ -55,8 +56,12 @@ class _Checker(BlockChecker):
             self.problems.append(str(exc))
             return None
         if fm is None:
-            self.fail(1, "front matter", "missing: the file must begin with a line '---', the "
-                                         "YAML front matter, and another line '---'")
+            self.fail(
+                1,
+                "front matter",
+                "missing: the file must begin with a line '---', the "
+                "YAML front matter, and another line '---'",
+            )
             return None
         meta = self.front_matter(fm)
         if meta is None:
@@ -65,8 +70,11 @@ class _Checker(BlockChecker):
         lesson.pages = self.body(body, body_line, lesson)
         self._check_objectives(lesson)
         if not self.quote_blocks:
-            self.fail(body_line, "quote", "the lesson quotes no source: every lesson needs at "
-                                          "least one quote block")
+            self.fail(
+                body_line,
+                "quote",
+                "the lesson quotes no source: every lesson needs at least one quote block",
+            )
         return lesson
 
     # -- front matter ----------------------------------------------------------------------
@@ -91,18 +99,27 @@ class _Checker(BlockChecker):
         self._objectives_line = line("objectives")
         if not ok:
             return None
-        return FrontMatter(id=out["id"], title=out["title"], objectives=out["objectives"],
-                           prerequisites=out["prerequisites"], sources=out["sources"],
-                           minutes=out["minutes"], objective_ids=out["objective_ids"],
-                           objective_themes=out["objective_themes"])
+        return FrontMatter(
+            id=out["id"],
+            title=out["title"],
+            objectives=out["objectives"],
+            prerequisites=out["prerequisites"],
+            sources=out["sources"],
+            minutes=out["minutes"],
+            objective_ids=out["objective_ids"],
+            objective_themes=out["objective_themes"],
+        )
 
     def _front_keys(self, data: dict, lines: dict) -> bool:
         """Every key of :data:`FRONT_MATTER_KEYS` and no other."""
         ok = True
         for key in data:
             if key not in FRONT_MATTER_KEYS:
-                self.fail(lines.get(key, 1), str(key),
-                          f"unknown front matter key (keys: {', '.join(FRONT_MATTER_KEYS)})")
+                self.fail(
+                    lines.get(key, 1),
+                    str(key),
+                    f"unknown front matter key (keys: {', '.join(FRONT_MATTER_KEYS)})",
+                )
                 ok = False
         for key in FRONT_MATTER_KEYS:
             if key not in data:
@@ -115,7 +132,9 @@ class _Checker(BlockChecker):
         ok = True
         lid = data["id"]
         if not isinstance(lid, str) or not _ID_RE.match(lid):
-            self.fail(line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')")
+            self.fail(
+                line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')"
+            )
             ok = False
         out["id"] = lid
         title = data["title"]
@@ -130,13 +149,19 @@ class _Checker(BlockChecker):
             ok = False
         for src in out["sources"]:
             if src not in self.library.sources:
-                self.fail(line("sources"), "sources", f"unknown source '{src}' (sources: "
-                                                      f"{', '.join(self.library.sources)})")
+                self.fail(
+                    line("sources"),
+                    "sources",
+                    f"unknown source '{src}' (sources: {', '.join(self.library.sources)})",
+                )
                 ok = False
         minutes = data["minutes"]
         if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
-            self.fail(line("minutes"), "minutes", f"{_shown(minutes)} is not a whole number of "
-                                                  "minutes from 1 to 240")
+            self.fail(
+                line("minutes"),
+                "minutes",
+                f"{_shown(minutes)} is not a whole number of minutes from 1 to 240",
+            )
             ok = False
         out["minutes"] = minutes
         return out, ok
@@ -159,8 +184,9 @@ class _Checker(BlockChecker):
             out[key] = [x.strip() for x in v]
         return ok
 
-    def _front_objectives(self, data: dict, line: Callable[[str], int],
-                          out: dict[str, Any]) -> bool:
+    def _front_objectives(
+        self, data: dict, line: Callable[[str], int], out: dict[str, Any]
+    ) -> bool:
         """``objectives``: a list of ``{id, text, themes}``, the ids unique (puzzle blocks name
         them), the text what the learner reads, ``themes`` (optional in a file, required of the
         course: :func:`~tutor.teaching.lessons._course_checks.serve_problems`) the themes that
@@ -168,25 +194,33 @@ class _Checker(BlockChecker):
         ``objective_themes``."""
         v = data["objectives"]
         out["objectives"], out["objective_ids"], out["objective_themes"] = [], [], {}
-        form = ("must be a list of objectives, each `{id: ..., text: ..., themes: [...]}`: an "
-                "id (lower-case words joined by '-'), the words the learner reads, and the "
-                "puzzle themes that serve it")
+        form = (
+            "must be a list of objectives, each `{id: ..., text: ..., themes: [...]}`: an "
+            "id (lower-case words joined by '-'), the words the learner reads, and the "
+            "puzzle themes that serve it"
+        )
         if not isinstance(v, list):
             self.fail(line("objectives"), "objectives", form)
             return False
         ok = True
         for i, item in enumerate(v):
             key = f"objectives[{i}]"
-            if not isinstance(item, dict) or not {"id", "text"} <= set(item) \
-                    or set(item) - {"id", "text", "themes"}:
+            if (
+                not isinstance(item, dict)
+                or not {"id", "text"} <= set(item)
+                or set(item) - {"id", "text", "themes"}
+            ):
                 hint = " (a plain sentence has no id)" if isinstance(item, str) else ""
                 self.fail(line("objectives"), key, form + hint)
                 ok = False
                 continue
             oid, text = item["id"], item["text"]
             if not isinstance(oid, str) or not _ID_RE.match(oid):
-                self.fail(line("objectives"), f"{key}.id",
-                          f"{_shown(oid)} is not an id (lower-case words joined by '-')")
+                self.fail(
+                    line("objectives"),
+                    f"{key}.id",
+                    f"{_shown(oid)} is not an id (lower-case words joined by '-')",
+                )
                 ok = False
                 continue
             if oid in out["objective_ids"]:
@@ -211,15 +245,23 @@ class _Checker(BlockChecker):
         """An objective's ``themes``: a non-empty list of theme ids of
         ``puzzles/themes.yaml``; None after a problem."""
         from tutor.puzzles.themes import theme_table
+
         table = theme_table()
         if not isinstance(v, list) or not v or not all(isinstance(t, str) for t in v):
-            self.fail(where, f"{key}.themes", "must be a list of the puzzle themes that serve "
-                                              "the objective (laugh puzzles themes lists them)")
+            self.fail(
+                where,
+                f"{key}.themes",
+                "must be a list of the puzzle themes that serve "
+                "the objective (laugh puzzles themes lists them)",
+            )
             return None
         unknown = [t for t in v if t not in table]
         if unknown:
-            self.fail(where, f"{key}.themes", f"unknown theme {_shown(unknown[0])} (laugh "
-                                              "puzzles themes lists them)")
+            self.fail(
+                where,
+                f"{key}.themes",
+                f"unknown theme {_shown(unknown[0])} (laugh puzzles themes lists them)",
+            )
             return None
         return list(dict.fromkeys(v))
 
@@ -228,6 +270,7 @@ class _Checker(BlockChecker):
     def body(self, body: str, body_line: int, lesson: Lesson) -> list[list[Item]]:
         """The body's pages: prose segments, and each block its reader accepts."""
         from markdown_it import MarkdownIt
+
         md = MarkdownIt("commonmark", {"html": False}).enable("table")
         lines = body.splitlines()
         pages = _Pages(lines, body_line)
@@ -244,7 +287,7 @@ class _Checker(BlockChecker):
             fence_line = body_line + tok.map[0]
             word = self._fence_word(tok, lines, fence_line)
             if not word:
-                continue        # not closed, or a plain fenced code block (preformatted text)
+                continue  # not closed, or a plain fenced code block (preformatted text)
             fences += 1
             if not self._block_stands(tok, word, fence_line):
                 continue
@@ -264,9 +307,12 @@ class _Checker(BlockChecker):
         info = tok.info.strip().split()
         word = info[0] if info else ""
         if tok.level == 0 and not _fence_closed(tok, lines):
-            self.fail(fence_line, word or "fence",
-                      f"the fence {tok.markup}{word} opened here is never closed (end the "
-                      f"block with a line {tok.markup})")
+            self.fail(
+                fence_line,
+                word or "fence",
+                f"the fence {tok.markup}{word} opened here is never closed (end the "
+                f"block with a line {tok.markup})",
+            )
             return ""
         return word
 
@@ -276,8 +322,9 @@ class _Checker(BlockChecker):
             self.fail(fence_line, word, f"unknown block (blocks: {', '.join(BLOCK_KINDS)})")
             return False
         if tok.level != 0:
-            self.fail(fence_line, word, "a block must stand on its own, not inside a list "
-                                        "or quotation")
+            self.fail(
+                fence_line, word, "a block must stand on its own, not inside a list or quotation"
+            )
             return False
         return True
 
@@ -289,20 +336,29 @@ class _Checker(BlockChecker):
         for b in lesson.blocks("puzzle"):
             oid = b.puzzle()["objective"]
             if oid is None:
-                self.fail(b.line, "puzzle.objective", "missing: name the objective its puzzles "
-                                                      f"test (objectives: {', '.join(ids)})")
+                self.fail(
+                    b.line,
+                    "puzzle.objective",
+                    f"missing: name the objective its puzzles test (objectives: {', '.join(ids)})",
+                )
             elif oid not in ids:
-                self.fail(b.line, "puzzle.objective",
-                          f"'{oid}' is not an objective of this lesson (objectives: "
-                          f"{', '.join(ids) or 'none'})")
+                self.fail(
+                    b.line,
+                    "puzzle.objective",
+                    f"'{oid}' is not an objective of this lesson (objectives: "
+                    f"{', '.join(ids) or 'none'})",
+                )
             else:
                 tested.add(oid)
                 self._check_pinned(lesson, b, oid)
         for oid in ids:
             if oid not in tested:
-                self.fail(self._objectives_line, "objectives",
-                          f"objective '{oid}' is tested by no puzzle: add a puzzle block with "
-                          f"`objective: {oid}`")
+                self.fail(
+                    self._objectives_line,
+                    "objectives",
+                    f"objective '{oid}' is tested by no puzzle: add a puzzle block with "
+                    f"`objective: {oid}`",
+                )
 
     def _check_pinned(self, lesson: Lesson, b, oid: str) -> None:
         """A puzzle block whose objective lists the themes that serve it pins what it asks: a
@@ -312,19 +368,27 @@ class _Checker(BlockChecker):
         to say."""
         serving = lesson.objective_themes.get(oid)
         if serving is not None and b.puzzle()["theme"] is None:
-            self.fail(b.line, "puzzle.theme", f"missing: pin what the block asks, a theme of "
-                                              f"its kind (the objective '{oid}' is served by "
-                                              f"{', '.join(serving)})")
+            self.fail(
+                b.line,
+                "puzzle.theme",
+                f"missing: pin what the block asks, a theme of "
+                f"its kind (the objective '{oid}' is served by "
+                f"{', '.join(serving)})",
+            )
 
     def _check_sources(self, lesson: Lesson) -> None:
         """The front matter's ``sources`` are exactly the sources the quote blocks quote."""
         listed = set(lesson.sources)
         for src in sorted(self.quoted - listed):
-            self.fail(self._sources_line, "sources", f"the lesson quotes '{src}' but its front "
-                                                     "matter does not list it")
+            self.fail(
+                self._sources_line,
+                "sources",
+                f"the lesson quotes '{src}' but its front matter does not list it",
+            )
         for src in sorted(listed - self.quoted):
-            self.fail(self._sources_line, "sources", f"'{src}' is listed but no quote block "
-                                                     "quotes it")
+            self.fail(
+                self._sources_line, "sources", f"'{src}' is listed but no quote block quotes it"
+            )
 
 
 class _Pages:
@@ -335,13 +399,14 @@ class _Pages:
         self.lines = lines
         self.body_line = body_line
         self.pages: list[list[Item]] = [[]]
-        self.start = 0           # first body line (0-based) not yet put in a segment
+        self.start = 0  # first body line (0-based) not yet put in a segment
 
     def _flush(self, upto: int) -> None:
-        text = "\n".join(self.lines[self.start:upto]).strip("\n")
+        text = "\n".join(self.lines[self.start : upto]).strip("\n")
         if text.strip():
-            first = self.start + next(i for i, s in enumerate(self.lines[self.start:upto])
-                                      if s.strip())
+            first = self.start + next(
+                i for i, s in enumerate(self.lines[self.start : upto]) if s.strip()
+            )
             self.pages[-1].append(Segment(text, self.body_line + first))
 
     def page_break(self, span: list[int]) -> None:

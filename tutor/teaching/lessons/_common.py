@@ -23,7 +23,7 @@ def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
         return None, text, 1
     for i in range(1, len(lines)):
         if lines[i].strip() in ("---", "..."):
-            return "\n".join(lines[1:i]), "\n".join(lines[i + 1:]), i + 2
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
     raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
 
 
@@ -58,5 +58,6 @@ def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> i
     import hashlib
 
     from tutor.puzzles.base import SET_STRIDE  # tutor.puzzles is loaded only when puzzles are posed
+
     digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
     return int.from_bytes(digest[:6], "big") + n * SET_STRIDE

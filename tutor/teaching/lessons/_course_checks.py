@@ -16,22 +16,28 @@ def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> l
     for lesson in lessons:
         where = f"{_display(lesson.path)}:2: id"
         if lesson.id in seen:
-            problems.append(f"{where}: lesson id '{lesson.id}' is also used by "
-                            f"{_display(seen[lesson.id].path)}")
+            problems.append(
+                f"{where}: lesson id '{lesson.id}' is also used by {_display(seen[lesson.id].path)}"
+            )
         seen.setdefault(lesson.id, lesson)
-    order = {lid: i for i, lid in enumerate(known if known is not None else
-                                             [lesson.id for lesson in lessons])}
+    order = {
+        lid: i
+        for i, lid in enumerate(known if known is not None else [lesson.id for lesson in lessons])
+    }
     for lesson in lessons:
         i = order.get(lesson.id, len(order))
         for pre in lesson.prerequisites:
             if pre not in order:
-                problems.append(f"{_display(lesson.path)}:1: prerequisites: unknown lesson "
-                                f"'{pre}' (lessons: {', '.join(order)})")
+                problems.append(
+                    f"{_display(lesson.path)}:1: prerequisites: unknown lesson "
+                    f"'{pre}' (lessons: {', '.join(order)})"
+                )
             elif order[pre] >= i:
-                problems.append(f"{_display(lesson.path)}:1: prerequisites: '{pre}' does not "
-                                f"come before '{lesson.id}' in the course")
+                problems.append(
+                    f"{_display(lesson.path)}:1: prerequisites: '{pre}' does not "
+                    f"come before '{lesson.id}' in the course"
+                )
     return problems
-
 
 
 def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> list[str]:
@@ -43,6 +49,7 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     from tutor.engine.sources import default_library
     from tutor.puzzles.model import board_features_table
     from tutor.teaching.lessons._common import puzzle_seed, resolve_players
+
     stem = lesson.path.stem
     d = b.puzzle()
     table = board_features_table()
@@ -50,16 +57,28 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
         rs = default_library().rulesets[d["ruleset"]]
         n = resolve_players(rs, d.get("players"))
         shown = set(puzzles.board_needs(kind, rs.id, n))
-        later = [feat for f, feat in table.items() if f in shown
-                 and (feat.lesson is None or feat.lesson > stem)]
+        later = [
+            feat
+            for f, feat in table.items()
+            if f in shown and (feat.lesson is None or feat.lesson > stem)
+        ]
         if later:
+
             def when(feat) -> str:
                 taught = stems.get(feat.lesson)
-                return (f"taught in lesson {taught.number}, {taught.title}" if taught else
-                        f"taught in {feat.lesson}" if feat.lesson else "taught by no lesson")
-            return [f"{where}.ruleset: every board of '{kind}' under '{rs.id}' shows "
-                    + ", ".join(f"{feat.words} ({when(feat)})" for feat in later)
-                    + ", which come after this lesson"]
+                return (
+                    f"taught in lesson {taught.number}, {taught.title}"
+                    if taught
+                    else f"taught in {feat.lesson}"
+                    if feat.lesson
+                    else "taught by no lesson"
+                )
+
+            return [
+                f"{where}.ruleset: every board of '{kind}' under '{rs.id}' shows "
+                + ", ".join(f"{feat.words} ({when(feat)})" for feat in later)
+                + ", which come after this lesson"
+            ]
     seed = puzzle_seed(0, lesson.id, b.index, 0)
     why = puzzles.probe(d["kind"], d.get("ruleset"), d.get("players"), seed)
     if why:
@@ -81,6 +100,7 @@ def record_problems(lessons: list[Lesson]) -> list[str]:
     from tutor.engine.sources import default_library
     from tutor.puzzles.kinds.timeline import records_in
     from tutor.teaching.lessons._common import puzzle_seed
+
     lib = default_library()
     problems = []
     for lesson in lessons:
@@ -94,19 +114,24 @@ def record_problems(lessons: list[Lesson]) -> list[str]:
                 continue
             missing: dict[str, None] = {}
             for s in range(RECORD_DRAWS):
-                p = puzzles.generate(b.puzzle()["kind"], ruleset=b.puzzle()["ruleset"],
-                                     players=b.puzzle()["players"],
-                                     seed=puzzle_seed(s, lesson.id, b.index, 0),
-                                     difficulty=b.puzzle()["difficulty"])
+                p = puzzles.generate(
+                    b.puzzle()["kind"],
+                    ruleset=b.puzzle()["ruleset"],
+                    players=b.puzzle()["players"],
+                    seed=puzzle_seed(s, lesson.id, b.index, 0),
+                    difficulty=b.puzzle()["difficulty"],
+                )
                 for rid in records_in(p):
                     if rid not in shown:
                         missing.setdefault(rid, None)
             for rid in missing:
                 r = lib.records[rid]
-                problems.append(f"{_display(lesson.path)}:{b.line}: puzzle: its puzzles ask "
-                                f"about the record '{rid}' ({r.date.text}, {r.citation_text}), "
-                                "which the lesson does not show before them: add a records "
-                                "block that shows it")
+                problems.append(
+                    f"{_display(lesson.path)}:{b.line}: puzzle: its puzzles ask "
+                    f"about the record '{rid}' ({r.date.text}, {r.citation_text}), "
+                    "which the lesson does not show before them: add a records "
+                    "block that shows it"
+                )
     return problems
 
 
@@ -119,8 +144,10 @@ def coach_problems(lessons: list[Lesson]) -> list[str]:
     for lesson in lessons:
         for b in lesson.blocks("coach"):
             for name, stop in b.coach()["stops"].items():
-                problems += [f"{_display(lesson.path)}:{b.line}: coach.stops.{name}: {why}"
-                             for why in stop_problems(stop, by_id)]
+                problems += [
+                    f"{_display(lesson.path)}:{b.line}: coach.stops.{name}: {why}"
+                    for why in stop_problems(stop, by_id)
+                ]
     return problems
 
 
@@ -137,6 +164,7 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
     definitions name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
     message``."""
     from tutor import puzzles
+
     stems = {lesson.path.stem: lesson for lesson in lessons}
     problems = []
     for lesson in lessons:
@@ -148,20 +176,23 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
             kind = d["kind"].partition("/")[0].partition("@")[0]
             theme = d.get("theme")
             where = f"{_display(lesson.path)}:{b.line}: puzzle"
-            need = (puzzles.taught_in(kind, theme) if theme else
-                    puzzles.definition(kind).lesson)
+            need = puzzles.taught_in(kind, theme) if theme else puzzles.definition(kind).lesson
             what = f"'{kind}'" + (f" on '{theme}'" if theme else "")
             if need is None:
                 problems.append(f"{where}.theme: no lesson teaches puzzles of {what}")
             elif need > stem:
                 taught = stems.get(need)
                 name = f"lesson {taught.number}, {taught.title}" if taught else need
-                problems.append(f"{where}.{'theme' if theme else 'kind'}: puzzles of {what} "
-                                f"are taught in {name}, which comes after this lesson")
+                problems.append(
+                    f"{where}.{'theme' if theme else 'kind'}: puzzles of {what} "
+                    f"are taught in {name}, which comes after this lesson"
+                )
             cap = puzzles.max_stars(stem)
             if d.get("difficulty") is not None and d["difficulty"] > cap:
-                problems.append(f"{where}.difficulty: {d['difficulty']} stars is above what "
-                                f"lesson {lesson.number or stem[:2]} allows ({cap})")
+                problems.append(
+                    f"{where}.difficulty: {d['difficulty']} stars is above what "
+                    f"lesson {lesson.number or stem[:2]} allows ({cap})"
+                )
             if need is not None and need <= stem:
                 problems.extend(_board_problems(lesson, b, kind, where, stems))
     if lessons and all(_STEM_RE.match(x.path.stem) for x in lessons):
@@ -170,10 +201,11 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
             named = [defn.lesson] + [v for v in defn.themes.values() if v]
             for name in dict.fromkeys(n for n in named if n):
                 if name not in stems:
-                    problems.append(f"{defn.path.name}:1: lesson: '{name}' is not a lesson of "
-                                    f"the course (lessons: {', '.join(stems)})")
+                    problems.append(
+                        f"{defn.path.name}:1: lesson: '{name}' is not a lesson of "
+                        f"the course (lessons: {', '.join(stems)})"
+                    )
     return problems
-
 
 
 #: How many lesson seeds ``laugh lessons check`` draws each puzzle block at
@@ -181,8 +213,9 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
 SERVE_DRAWS = 50
 
 
-def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
-                   whole_course: bool = False) -> list[str]:
+def serve_problems(
+    lessons: list[Lesson], draws: int = SERVE_DRAWS, whole_course: bool = False
+) -> list[str]:
     """Puzzles that do not serve their block's objective: each puzzle block whose objective
     lists the themes that serve it is drawn as a lesson taken with seeds 0 to ``draws`` - 1
     would pose it (puzzle ``s % count`` of the block at seed ``s``), and every puzzle drawn
@@ -195,20 +228,23 @@ def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
     for lesson in lessons:
         where = _display(lesson.path)
         for oid in lesson.objective_ids:
-            if whole_course and oid not in lesson.objective_themes \
-                    and lesson.objective_blocks(oid):
-                problems.append(f"{where}:1: objectives: '{oid}' lists no themes: say which "
-                                "puzzle themes serve it (themes: [...])")
+            if whole_course and oid not in lesson.objective_themes and lesson.objective_blocks(oid):
+                problems.append(
+                    f"{where}:1: objectives: '{oid}' lists no themes: say which "
+                    "puzzle themes serve it (themes: [...])"
+                )
         for b in lesson.blocks("puzzle"):
             d = b.puzzle()
             serving = lesson.objective_themes.get(d.get("objective") or "")
             if not serving or d.get("theme") is None:
-                continue            # (a missing pin is the file's own problem)
+                continue  # (a missing pin is the file's own problem)
             missed, first = _draw(lesson.id, b.index, d, tuple(serving), draws)
             if missed:
-                problems.append(f"{where}:{b.line}: puzzle: {missed} of {draws} puzzles drawn "
-                                f"do not serve the objective '{d['objective']}' (themes: "
-                                f"{', '.join(serving)}): {first}")
+                problems.append(
+                    f"{where}:{b.line}: puzzle: {missed} of {draws} puzzles drawn "
+                    f"do not serve the objective '{d['objective']}' (themes: "
+                    f"{', '.join(serving)}): {first}"
+                )
     return problems
 
 
@@ -217,8 +253,9 @@ def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
 _DRAWN: dict = {"lib": None}
 
 
-def _draw(lesson_id: str, index: int, d: PuzzleData, serving: tuple[str, ...],
-          draws: int) -> tuple[int, str]:
+def _draw(
+    lesson_id: str, index: int, d: PuzzleData, serving: tuple[str, ...], draws: int
+) -> tuple[int, str]:
     """``(missed, first)``: how many of the ``draws`` puzzles of the block (``d`` its data,
     ``index`` its place in lesson ``lesson_id``) ask about none of ``serving``, and the first of
     them in a few words ("" when none)."""
@@ -228,27 +265,43 @@ def _draw(lesson_id: str, index: int, d: PuzzleData, serving: tuple[str, ...],
     from tutor.engine.errors import LaughError
     from tutor.engine.sources import default_library
     from tutor.teaching.lessons._common import puzzle_seed
+
     lib = default_library()
     if _DRAWN["lib"] is None or _DRAWN["lib"]() is not lib:
         _DRAWN.clear()
         _DRAWN["lib"] = weakref.ref(lib)
-    key = (lesson_id, index, d["kind"], d.get("ruleset"), d.get("players"),
-           d.get("difficulty"), d["count"], serving, draws)
+    key = (
+        lesson_id,
+        index,
+        d["kind"],
+        d.get("ruleset"),
+        d.get("players"),
+        d.get("difficulty"),
+        d["count"],
+        serving,
+        draws,
+    )
     if key in _DRAWN:
         return _DRAWN[key]
     missed, first = 0, ""
     for s in range(draws):
         try:
-            p = puzzles.generate(d["kind"], ruleset=d.get("ruleset"), players=d.get("players"),
-                                 seed=puzzle_seed(s, lesson_id, index, s % d["count"]),
-                                 difficulty=d.get("difficulty"))
+            p = puzzles.generate(
+                d["kind"],
+                ruleset=d.get("ruleset"),
+                players=d.get("players"),
+                seed=puzzle_seed(s, lesson_id, index, s % d["count"]),
+                difficulty=d.get("difficulty"),
+            )
         except LaughError as exc:
             missed += 1
             first = first or f"at lesson seed {s} no puzzle can be set ({exc})"
             continue
         if not p.asks & set(serving):
             missed += 1
-            first = first or (f"at lesson seed {s} it asks about "
-                              f"{', '.join(sorted(p.asks)) or 'nothing'} ({p.id})")
+            first = first or (
+                f"at lesson seed {s} it asks about "
+                f"{', '.join(sorted(p.asks)) or 'nothing'} ({p.id})"
+            )
     _DRAWN[key] = (missed, first)
     return missed, first

@@ -41,7 +41,6 @@ class Stop:
     advice: str | None = None
 
 
-
 class QuoteData(TypedDict):
     """A ``quote`` block: the quotations it shows (``source:id``, each of the library)."""
 
@@ -128,8 +127,17 @@ class CoachData(TypedDict):
 
 
 #: A block's checked data, by its kind.
-BlockData = (QuoteData | PuzzleData | RulesData | OddsData | SimulateData | SkillData | CardsData
-             | RecordsData | CoachData)
+BlockData = (
+    QuoteData
+    | PuzzleData
+    | RulesData
+    | OddsData
+    | SimulateData
+    | SkillData
+    | CardsData
+    | RecordsData
+    | CoachData
+)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
                 if at < 0:
                     continue
                 words = [flat[at:]]
-                for nxt in paras[k + 1:]:
+                for nxt in paras[k + 1 :]:
                     if not _LIST.match(nxt.lstrip()):
                         break
                     words.append(nxt.strip("\n"))
@@ -57,8 +57,12 @@ _LIST = re.compile(r"(\d+\.|[-*+]) ")
 
 def page_quotes(lesson, page: int) -> set[str]:
     """The quotations (``source:id``) quoted on ``page`` of ``lesson``."""
-    return {r for item in lesson.pages[page] if isinstance(item, Block) and item.kind == "quote"
-            for r in item.quote()["refs"]}
+    return {
+        r
+        for item in lesson.pages[page]
+        if isinstance(item, Block) and item.kind == "quote"
+        for r in item.quote()["refs"]
+    }
 
 
 def stop_problems(stop: Stop, lessons: dict) -> list[str]:
@@ -67,18 +71,19 @@ def stop_problems(stop: Stop, lessons: dict) -> list[str]:
     quotation not quoted there, an advice quoted in no lesson."""
     lesson = lessons.get(stop.lesson)
     if lesson is None:
-        return [f"'{stop.lesson}' is not a lesson of the course (lessons: "
-                f"{', '.join(lessons)})"]
+        return [f"'{stop.lesson}' is not a lesson of the course (lessons: {', '.join(lessons)})"]
     pages = [h for h in (page_heading(p) for p in lesson.pages) if h]
     if stop.page not in pages:
         return [f"lesson '{stop.lesson}' has no page '{stop.page}' (pages: {'; '.join(pages)})"]
     got = page_words(lesson, stop.page, stop.phrase)
     if got is None:
-        return [f"the page '{stop.page}' of lesson '{stop.lesson}' has no words "
-                f"'{stop.phrase}'"]
+        return [f"the page '{stop.page}' of lesson '{stop.lesson}' has no words '{stop.phrase}'"]
     quoted = page_quotes(lesson, got[0])
-    out = [f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
-           for r in stop.quotes if r not in quoted]
+    out = [
+        f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
+        for r in stop.quotes
+        if r not in quoted
+    ]
     if stop.advice and not any(stop.advice in x.quotes for x in lessons.values()):
         out.append(f"the advice '{stop.advice}' is quoted in no lesson of the course")
     return out

@@ -50,9 +50,20 @@ from tutor.engine.models import Model, listed, refusal, validate
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown
 from tutor.teaching.lessons._model import Block, Lesson, PuzzleData, Segment, page_heading
 
-__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "course_place", "fixed_lesson",
-           "load_track", "step_key", "taught_in_track", "track_files", "track_names",
-           "track_problems"]
+__all__ = [
+    "FixedLesson",
+    "Track",
+    "TrackStep",
+    "MATCH",
+    "course_place",
+    "fixed_lesson",
+    "load_track",
+    "step_key",
+    "taught_in_track",
+    "track_files",
+    "track_names",
+    "track_problems",
+]
 
 #: The key of a track's closing match among its steps' progress.
 MATCH = "match"
@@ -75,6 +86,7 @@ def _some(what: str):
         if not value:
             raise ValueError(f"must list {what}")
         return value
+
     return check
 
 
@@ -87,10 +99,15 @@ class TrackStep(Model):
     left out: objective ids (their puzzle blocks) or ``kind/theme`` names."""
 
     lesson: _Id
-    pages: Annotated[tuple[_Words, ...], BeforeValidator(listed),
-                     AfterValidator(_some("page headings"))] | None = None
-    leave_out: Annotated[tuple[Annotated[str, Field(min_length=1)], ...],
-                         BeforeValidator(listed)] = ()
+    pages: (
+        Annotated[
+            tuple[_Words, ...], BeforeValidator(listed), AfterValidator(_some("page headings"))
+        ]
+        | None
+    ) = None
+    leave_out: Annotated[
+        tuple[Annotated[str, Field(min_length=1)], ...], BeforeValidator(listed)
+    ] = ()
 
 
 class Track(Model):
@@ -101,8 +118,11 @@ class Track(Model):
     title: _Words
     ruleset: str
     about: Annotated[_Words, AfterValidator(lambda text: " ".join(text.split()))]
-    steps: Annotated[tuple[TrackStep, ...], BeforeValidator(listed),
-                     AfterValidator(_some("the track's lessons (- lesson: ID)"))]
+    steps: Annotated[
+        tuple[TrackStep, ...],
+        BeforeValidator(listed),
+        AfterValidator(_some("the track's lessons (- lesson: ID)")),
+    ]
     match: bool = True
     _path: Path = PrivateAttr(default=Path("track.yaml"))
 
@@ -117,11 +137,11 @@ class Track(Model):
         library = (info.context or {}).get("library")
         if library is None:
             from tutor.engine.sources import default_library
+
             library = default_library()
         rulesets = library.rulesets
         if value not in rulesets:
-            raise ValueError(f"unknown ruleset {_shown(value)} (rulesets: "
-                             f"{', '.join(rulesets)})")
+            raise ValueError(f"unknown ruleset {_shown(value)} (rulesets: {', '.join(rulesets)})")
         return value
 
 
@@ -151,6 +171,7 @@ def load_track(name: str, library=None) -> Track:
     Raises :class:`UsageError` for an unknown track (listing them) and :class:`DataError`
     (``FILE:LINE: KEY: what is wrong``) for a file that is not a track."""
     from tutor.engine.names import find_name
+
     found = find_name(name, track_names(), "track")
     return read_track(next(p for p in track_files() if p.stem == found), library)
 
@@ -162,6 +183,7 @@ def read_track(path: Path, library=None) -> Track:
     data, doc = yamlfile.load(yamlfile.read_text(path, shown), shown)
     if library is None:
         from tutor.engine.sources import default_library
+
         library = default_library()
     track = validate(Track, data, doc=doc, context={"library": library})
     seen: set[str] = set()
@@ -189,6 +211,7 @@ def course_place(track: Track, number: int, course=None) -> str:
     course's entries (:func:`tutor.teaching.lessons.course_index`, read when not given)."""
     if course is None:
         from tutor.teaching.lessons._index import course_index
+
         course = course_index()
     ids = [s.lesson for s in track.steps]
     lid = next((e.id for e in course if e.number == number), None)
@@ -200,12 +223,14 @@ def course_place(track: Track, number: int, course=None) -> str:
 def _places(track: Track, text: str, course) -> str:
     """``text`` with each "lesson N" said as :func:`course_place` says it (a capital kept;
     inside brackets a step is only ``step 3``, never a bracket within a bracket)."""
+
     def one(m: re.Match) -> str:
         place = course_place(track, int(m.group(2)), course)
-        before = text[:m.start()]
+        before = text[: m.start()]
         if before.count("(") > before.count(")"):
             place = place.partition(" (")[0]
         return place[:1].upper() + place[1:] if m.group(1) == "L" else place
+
     return _LESSON_REF.sub(one, text)
 
 
@@ -219,16 +244,26 @@ def taught_in_track(track: Track, teaches: str, course=None) -> str:
         return ""
     if course is None:
         from tutor.teaching.lessons._index import course_index
+
         course = course_index()
     stem, _, heading = teaches.partition("#")
     entry = next((e for e in course if e.path.stem == stem), None)
     n = entry.number if entry is not None else int(stem[:2])
-    step = next((i for i, s in enumerate(track.steps, 1)
-                 if entry is not None and s.lesson == entry.id
-                 and (s.pages is None or heading in s.pages)), None)
+    step = next(
+        (
+            i
+            for i, s in enumerate(track.steps, 1)
+            if entry is not None
+            and s.lesson == entry.id
+            and (s.pages is None or heading in s.pages)
+        ),
+        None,
+    )
     if step is not None:
-        return (f"Taught in step {step} (course lesson {n}), on the page “{heading}” "
-                f"(r from the home screen, step {step}).")
+        return (
+            f"Taught in step {step} (course lesson {n}), on the page “{heading}” "
+            f"(r from the home screen, step {step})."
+        )
     return f"Taught in course lesson {n}, on the page “{heading}” (laugh lesson {n})."
 
 
@@ -249,16 +284,17 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
     minutes are scaled to the pages kept; its objectives are those still tested."""
     if library is None:
         from tutor.engine.sources import default_library
+
         library = default_library()
     from tutor import puzzles
     from tutor.teaching.lessons._index import course_index
+
     course = course_index()
     rs = library.rulesets[track.ruleset]
     left: dict[str, int] = {}
-    pages = [p for p in lesson.pages
-             if step.pages is None or page_heading(p) in step.pages]
+    pages = [p for p in lesson.pages if step.pages is None or page_heading(p) in step.pages]
     kept_pages = []
-    tested: set[str | None] = set()              # objective ids (None: a block of none)
+    tested: set[str | None] = set()  # objective ids (None: a block of none)
     for page in pages:
         items = []
         for item in page:
@@ -278,11 +314,14 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
                 set_under: PuzzleData = {**d, "ruleset": rs.id}
                 item = dataclasses.replace(item, data=set_under)
                 tested.add(d.get("objective"))
-            elif isinstance(item, Block) and item.kind == "coach" and \
-                    rs.id not in item.coach()["deals"]:
+            elif (
+                isinstance(item, Block)
+                and item.kind == "coach"
+                and rs.id not in item.coach()["deals"]
+            ):
                 left[f"the coached deal has no deal under {rs.id}"] = 0
                 continue
-            elif isinstance(item, Segment):         # "lesson 4": the step, or the course's
+            elif isinstance(item, Segment):  # "lesson 4": the step, or the course's
                 item = dataclasses.replace(item, text=_places(track, item.text, course))
             items.append(item)
         if items:
@@ -292,12 +331,16 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
     fixed = Lesson(
         id=step_key(track, lesson.id),
         title=f"{track.title} {number}/{len(track.steps) + track.match}: {lesson.title}",
-        objectives=[lesson.objective_text(o) for o in ids], prerequisites=[],
+        objectives=[lesson.objective_text(o) for o in ids],
+        prerequisites=[],
         sources=list(lesson.sources),
         minutes=max(1, round(lesson.minutes * len(kept_pages) / max(1, len(lesson.pages)))),
-        path=lesson.path, pages=kept_pages, number=0, objective_ids=ids)
-    said = [f"{n} puzzle{'s' if n != 1 else ''} ({why})" if n else why
-            for why, n in left.items()]
+        path=lesson.path,
+        pages=kept_pages,
+        number=0,
+        objective_ids=ids,
+    )
+    said = [f"{n} puzzle{'s' if n != 1 else ''} ({why})" if n else why for why, n in left.items()]
     return FixedLesson(fixed, said)
 
 
@@ -308,31 +351,39 @@ def track_problems(track: Track, lessons: dict[str, Lesson]) -> list[str]:
     set under the track's ruleset (:func:`tutor.puzzles.probe`)."""
     from tutor import puzzles
     from tutor.teaching.lessons._common import puzzle_seed
+
     where = f"{_display(track.path)}:1"
     problems = []
     for i, step in enumerate(track.steps):
         key = f"steps[{i}]"
         lesson = lessons.get(step.lesson)
         if lesson is None:
-            problems.append(f"{where}: {key}.lesson: '{step.lesson}' is not a lesson of the "
-                            f"course (lessons: {', '.join(lessons)})")
+            problems.append(
+                f"{where}: {key}.lesson: '{step.lesson}' is not a lesson of the "
+                f"course (lessons: {', '.join(lessons)})"
+            )
             continue
         heads = [page_heading(p) for p in lesson.pages]
         for h in step.pages or ():
             if h not in heads:
-                problems.append(f"{where}: {key}.pages: lesson '{step.lesson}' has no page "
-                                f"'{h}'")
+                problems.append(f"{where}: {key}.pages: lesson '{step.lesson}' has no page '{h}'")
         blocks = list(lesson.blocks("puzzle"))
         for name in step.leave_out:
-            if not any(_left_out_by(TrackStep(lesson=step.lesson, leave_out=(name,)), b) for b in blocks):
-                problems.append(f"{where}: {key}.leave_out: '{name}' names no puzzle block of "
-                                f"lesson '{step.lesson}'")
+            if not any(
+                _left_out_by(TrackStep(lesson=step.lesson, leave_out=(name,)), b) for b in blocks
+            ):
+                problems.append(
+                    f"{where}: {key}.leave_out: '{name}' names no puzzle block of "
+                    f"lesson '{step.lesson}'"
+                )
         fixed = fixed_lesson(track, step, lesson).lesson
         for b in fixed.blocks("puzzle"):
             seed = puzzle_seed(0, fixed.id, b.index, 0)
             why = puzzles.probe(b.puzzle()["kind"], track.ruleset, b.puzzle()["players"], seed)
             if why:
-                problems.append(f"{where}: {key}: the puzzle block at line {b.line} of "
-                                f"{_display(lesson.path)} cannot be set under "
-                                f"{track.ruleset} ({why}): leave it out")
+                problems.append(
+                    f"{where}: {key}: the puzzle block at line {b.line} of "
+                    f"{_display(lesson.path)} cannot be set under "
+                    f"{track.ruleset} ({why}): leave it out"
+                )
     return problems

@@ -70,27 +70,44 @@ export's answers and the journal's lines, checked alike; offered as ``incoming``
 
 from tutor.teaching.progress import _incoming as incoming
 from tutor.teaching.progress._records import (
-                                              Answer,
-                                              LessonState,
-                                              RatingChange,
-                                              RatingPoint,
-                                              Sighting,
-                                              SpotFigures,
-                                              SubjectRating,
-                                              Tally,
+    Answer,
+    LessonState,
+    RatingChange,
+    RatingPoint,
+    Sighting,
+    SpotFigures,
+    SubjectRating,
+    Tally,
 )
 from tutor.teaching.progress._schema import (
-                                              CONTEXTS,
-                                              FILE_NAME,
-                                              LATEST_TIME,
-                                              LONGEST_ANSWER,
-                                              OUTCOMES,
-                                              SCHEMA_VERSION,
+    CONTEXTS,
+    FILE_NAME,
+    LATEST_TIME,
+    LONGEST_ANSWER,
+    OUTCOMES,
+    SCHEMA_VERSION,
 )
 from tutor.teaching.progress._store import ProgressStore, SavedCount, default_path
 from tutor.teaching.progress._values import StoreValueError
 
-__all__ = ["CONTEXTS", "FILE_NAME", "LATEST_TIME", "LONGEST_ANSWER", "OUTCOMES",
-           "SCHEMA_VERSION", "Answer", "LessonState", "ProgressStore", "RatingChange",
-           "RatingPoint", "SavedCount", "Sighting", "SpotFigures", "StoreValueError",
-           "SubjectRating", "Tally", "default_path", "incoming"]
+__all__ = [
+    "CONTEXTS",
+    "FILE_NAME",
+    "LATEST_TIME",
+    "LONGEST_ANSWER",
+    "OUTCOMES",
+    "SCHEMA_VERSION",
+    "Answer",
+    "LessonState",
+    "ProgressStore",
+    "RatingChange",
+    "RatingPoint",
+    "SavedCount",
+    "Sighting",
+    "SpotFigures",
+    "StoreValueError",
+    "SubjectRating",
+    "Tally",
+    "default_path",
+    "incoming",
+]

@@ -17,8 +17,20 @@ from tutor.teaching.progress._schema import LATEST_TIME, MAX_TEXT, PLAY_KINDS, k
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["MAX_TEXT", "PLAY_KINDS", "Bad", "answer", "boolean", "known_kinds", "moment",
-           "number", "opt", "sighting", "text", "whole"]
+__all__ = [
+    "MAX_TEXT",
+    "PLAY_KINDS",
+    "Bad",
+    "answer",
+    "boolean",
+    "known_kinds",
+    "moment",
+    "number",
+    "opt",
+    "sighting",
+    "text",
+    "whole",
+]
 
 
 class Bad(LaughError):
@@ -27,8 +39,11 @@ class Bad(LaughError):
 
 def _fields(model: type[BaseModel], value: object) -> object:
     """``value`` with only the keys of ``model`` (a journal line holds the change's own too)."""
-    return {k: v for k, v in value.items() if k in model.model_fields} \
-        if isinstance(value, dict) else value
+    return (
+        {k: v for k, v in value.items() if k in model.model_fields}
+        if isinstance(value, dict)
+        else value
+    )
 
 
 def answer(a: object, where: str, kinds: frozenset[str] | None = None) -> Answer:
@@ -37,8 +52,10 @@ def answer(a: object, where: str, kinds: frozenset[str] | None = None) -> Answer
     (default :func:`known_kinds`)."""
     from tutor.engine.models import validate
     from tutor.teaching.progress._incoming_models import AnswerIn
-    return validate(AnswerIn, _fields(AnswerIn, a), where=where, error=Bad,
-                    context={"kinds": kinds}).record()
+
+    return validate(
+        AnswerIn, _fields(AnswerIn, a), where=where, error=Bad, context={"kinds": kinds}
+    ).record()
 
 
 def sighting(x: object, where: str) -> Sighting:
@@ -46,6 +63,7 @@ def sighting(x: object, where: str) -> Sighting:
     :class:`Bad` naming ``where`` and the first value wrong."""
     from tutor.engine.models import validate
     from tutor.teaching.progress._incoming_models import SightingIn
+
     return validate(SightingIn, _fields(SightingIn, x), where=where, error=Bad).record()
 
 
@@ -69,7 +87,7 @@ def boolean(value, where: str) -> bool:
 def whole(value, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise Bad(f"{where} must be a whole number")
-    if not -2 ** 63 <= value < 2 ** 63:
+    if not -(2**63) <= value < 2**63:
         raise Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
     return value
 
@@ -77,7 +95,7 @@ def whole(value, where: str) -> int:
 def number(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Bad(f"{where} must be a number")
-    if isinstance(value, int) and abs(value) >= 2 ** 63:
+    if isinstance(value, int) and abs(value) >= 2**63:
         raise Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
     if not math.isfinite(float(value)):
         raise Bad(f"{where} must be a number")

@@ -29,7 +29,7 @@ __all__ = ["AnswerIn", "LessonIn", "Moment", "Seconds", "SightingIn", "Text", "W
 def _whole(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("must be a whole number")
-    if not -2 ** 63 <= value < 2 ** 63:
+    if not -(2**63) <= value < 2**63:
         raise ValueError(f"is a number of {len(str(abs(value)))} digits, out of range")
     return value
 
@@ -37,7 +37,7 @@ def _whole(value: Any) -> int:
 def _number(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError("must be a number")
-    if isinstance(value, int) and abs(value) >= 2 ** 63:
+    if isinstance(value, int) and abs(value) >= 2**63:
         raise ValueError(f"is a number of {len(str(abs(value)))} digits, out of range")
     if not math.isfinite(float(value)):
         raise ValueError("must be a number")
@@ -49,6 +49,7 @@ def _within(low: float, high: float, what: str) -> Callable[[float], float]:
         if not low <= value <= high:
             raise ValueError(what)
         return value
+
     return check
 
 
@@ -57,14 +58,17 @@ def _one_of(names: tuple[str, ...]) -> Callable[[str], str]:
         if value not in names:
             raise ValueError(f"must be one of {', '.join(names)}")
         return value
+
     return check
 
 
 def _kind(value: str, info: ValidationInfo) -> str:
     kinds = (info.context or {}).get("kinds") or known_kinds()
     if value not in kinds:
-        raise ValueError(f"{value!r} is not a kind of answer this program records (one of "
-                         f"{', '.join(sorted(kinds))})")
+        raise ValueError(
+            f"{value!r} is not a kind of answer this program records (one of "
+            f"{', '.join(sorted(kinds))})"
+        )
     return value
 
 
@@ -73,13 +77,17 @@ Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
 #: A whole number SQLite keeps (a signed 64-bit integer).
 Whole = Annotated[int, BeforeValidator(_whole)]
 #: A time: Unix seconds from 0 to :data:`LATEST_TIME`.
-Moment = Annotated[float, BeforeValidator(_number),
-                   AfterValidator(_within(0, LATEST_TIME,
-                                          f"must be a Unix time from 0 to {LATEST_TIME}"))]
+Moment = Annotated[
+    float,
+    BeforeValidator(_number),
+    AfterValidator(_within(0, LATEST_TIME, f"must be a Unix time from 0 to {LATEST_TIME}")),
+]
 #: The seconds an answer took: from 0 to :data:`LONGEST_ANSWER`.
-Seconds = Annotated[float, BeforeValidator(_number),
-                    AfterValidator(_within(0, LONGEST_ANSWER,
-                                           f"must be from 0 to {LONGEST_ANSWER}, or null"))]
+Seconds = Annotated[
+    float,
+    BeforeValidator(_number),
+    AfterValidator(_within(0, LONGEST_ANSWER, f"must be from 0 to {LONGEST_ANSWER}, or null")),
+]
 
 
 class AnswerIn(Model):
@@ -98,17 +106,28 @@ class AnswerIn(Model):
     lesson: Text | None = None
     ruleset: Text | None = None
     retry: bool = False
-    difficulty: Annotated[Whole, AfterValidator(_within(1, 5, "must be from 1 to 5, or null"))] \
-        | None = None
+    difficulty: (
+        Annotated[Whole, AfterValidator(_within(1, 5, "must be from 1 to 5, or null"))] | None
+    ) = None
     revealed: bool = False
 
     def record(self) -> Answer:
         """The answer as the store keeps it (its themes by one name each, old spellings too)."""
-        return Answer(at=self.at, puzzle_id=self.puzzle_id, kind=self.kind,
-                      themes=tuple(theme_ids(self.themes)), correct=self.correct,
-                      seconds=self.seconds, hints=self.hints, lesson=self.lesson,
-                      ruleset=self.ruleset, retry=self.retry, uid=self.uid,
-                      difficulty=self.difficulty, revealed=self.revealed)
+        return Answer(
+            at=self.at,
+            puzzle_id=self.puzzle_id,
+            kind=self.kind,
+            themes=tuple(theme_ids(self.themes)),
+            correct=self.correct,
+            seconds=self.seconds,
+            hints=self.hints,
+            lesson=self.lesson,
+            ruleset=self.ruleset,
+            retry=self.retry,
+            uid=self.uid,
+            difficulty=self.difficulty,
+            revealed=self.revealed,
+        )
 
 
 class SightingIn(Model):
@@ -150,8 +169,7 @@ class LessonIn(Model):
             raise ValueError("has a score (right, total) but no completed_at")
         if self.completed_at is not None and (self.right is None or self.total is None):
             raise ValueError("right and total must be given with completed_at")
-        if self.right is not None and self.total is not None and \
-                not 0 <= self.right <= self.total:
+        if self.right is not None and self.total is not None and not 0 <= self.right <= self.total:
             raise ValueError(f"right must be from 0 to total ({self.total}), not {self.right}")
         return self
 

@@ -28,7 +28,8 @@ def _busy(exc: sqlite3.DatabaseError) -> bool:
     """A file that cannot be written *now*, whose changes are worth keeping for later:
     another program's lock, a full disk, an I/O error."""
     return getattr(exc, "sqlite_errorname", "").startswith(
-        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"))
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR")
+    )
 
 
 class Keeping:
@@ -98,8 +99,10 @@ class Keeping:
             self.conn, self._blind = self._empty(), True
         self._apply_journal_to(self.conn)
         self._told = self._where()
-        self.notice = (f"Your progress file {self.path} {self._busy_words()}: your answers "
-                       f"{self._told_words()}.")
+        self.notice = (
+            f"Your progress file {self.path} {self._busy_words()}: your answers "
+            f"{self._told_words()}."
+        )
 
     def _where(self) -> str:
         """Where a change that cannot be written now goes: ``journal`` when a line can be
@@ -118,11 +121,15 @@ class Keeping:
     def _told_words(self) -> str:
         """Where the answers are kept from now on, in words (after :meth:`_where`)."""
         if self._told == "journal":
-            return (f"are kept in {self._jn.path.name} beside it from now on, and saved in "
-                    "it as soon as it is free")
-        return (f"are kept in memory only from now on ({self._jn.path.name} beside it "
-                f"cannot be written either: {self._journal_why}): saved if the file is free "
-                "before you leave, lost if not")
+            return (
+                f"are kept in {self._jn.path.name} beside it from now on, and saved in "
+                "it as soon as it is free"
+            )
+        return (
+            f"are kept in memory only from now on ({self._jn.path.name} beside it "
+            f"cannot be written either: {self._journal_why}): saved if the file is free "
+            "before you leave, lost if not"
+        )
 
     def _start_waiting(self, exc: sqlite3.DatabaseError) -> None:
         """A change could not be written: from now on the session works on a copy in memory."""
@@ -142,7 +149,7 @@ class Keeping:
         memory when even the journal cannot be written."""
         result = W.apply_in_transaction(self.conn, op)
         if self._blind and op["op"] == "answer":
-            result = (result[0], None)      # ratings moved from nothing: not worth showing
+            result = (result[0], None)  # ratings moved from nothing: not worth showing
         try:
             self._jn.append({k: v for k, v in op.items() if not k.startswith("_")})
             op["_journaled"] = True
@@ -151,10 +158,12 @@ class Keeping:
             self._journal_why = exc.strerror or str(exc)
             where = "memory"
         self._kept.append(op)
-        if self._told != where:             # said once, and again when it changes
+        if self._told != where:  # said once, and again when it changes
             self._told = where
-            self.notify(f"Your progress file {self.path} {self._busy_words()}: your answers "
-                        f"{self._told_words()}.")
+            self.notify(
+                f"Your progress file {self.path} {self._busy_words()}: your answers "
+                f"{self._told_words()}."
+            )
         return result
 
     def _catch_up(self, timeout: float) -> bool:
@@ -164,14 +173,14 @@ class Keeping:
             return True
         try:
             if self._file is None:
-                if not _free_now(self.path, timeout):      # before the checks of opening,
-                    return False                           # which take seconds on a big file
+                if not _free_now(self.path, timeout):  # before the checks of opening,
+                    return False  # which take seconds on a big file
                 before = self.notice
                 self._file = self._open_or_salvage(timeout)
                 if self.notice is not None and self.notice is not before:  # damaged, salvaged
                     self.notify(self.notice)
             written = self._write_journal(self._file, timeout)
-        except OSError:                                    # the journal cannot be read now
+        except OSError:  # the journal cannot be read now
             return False
         except sqlite3.DatabaseError as exc:
             if not _environmental(exc):
@@ -182,8 +191,10 @@ class Keeping:
             self.conn = self._file
         self._told, self._blind = None, False
         if written:
-            self.notify(f"Your progress file {self.path} is free again: the "
-                        f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it.")
+            self.notify(
+                f"Your progress file {self.path} is free again: the "
+                f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it."
+            )
         return True
 
     def _write_journal(self, conn: sqlite3.Connection, timeout: float) -> int:
@@ -193,8 +204,9 @@ class Keeping:
         try:
             with self._jn.applying() as (ops, _):
                 ids = {op["id"] for op in ops}
-                mine = [op for op in self._kept if op["id"] not in ids and
-                        not op.get("_journaled")]    # a journaled one gone: another wrote it
+                mine = [
+                    op for op in self._kept if op["id"] not in ids and not op.get("_journaled")
+                ]  # a journaled one gone: another wrote it
                 answers = 0
                 with W.Transaction(conn):
                     for op in ops + mine:
@@ -214,9 +226,11 @@ class Keeping:
         file (a link, a FIFO), which is never read or written."""
         odd = self._jn.refused() if self._journal is not None else None
         if odd:
-            said = (f"{self._jn.path} is {odd}, not a regular file: it is left as it is, "
-                    "never read or written (answers that cannot be saved at once are kept in "
-                    "memory only).")
+            said = (
+                f"{self._jn.path} is {odd}, not a regular file: it is left as it is, "
+                "never read or written (answers that cannot be saved at once are kept in "
+                "memory only)."
+            )
             self.notice = (self.notice + " " if self.notice else "") + said
 
     def _write_journal_at_open(self) -> None:
@@ -235,9 +249,11 @@ class Keeping:
                         else:
                             unreadable += 1
         except (OSError, sqlite3.DatabaseError):
-            return                              # still kept; the next change tries again
-        said = (f"{_n(answers, 'answer')} kept in {self._jn.path.name} while your progress "
-                f"file was busy {_are(answers)} now saved in it")
+            return  # still kept; the next change tries again
+        said = (
+            f"{_n(answers, 'answer')} kept in {self._jn.path.name} while your progress "
+            f"file was busy {_are(answers)} now saved in it"
+        )
         if unreadable:
             said += f" ({_n(unreadable, 'line')} of it could not be read)"
         self.notice = (self.notice + " " if self.notice else "") + said + "."
@@ -324,7 +340,7 @@ def _incoming(op: dict) -> None:
         I.sighting({**op, "uid": op["id"]}, where)
     elif kind == "meta":
         I.text(op["key"], f"{where}.key")
-    else:                                       # start, page, complete
+    else:  # start, page, complete
         I.text(op["lesson"], f"{where}.lesson")
         I.moment(op["at"], f"{where}.at")
 

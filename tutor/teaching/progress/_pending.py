@@ -28,8 +28,8 @@ from tutor.engine.infile import kind_of, open_input, open_own
 
 try:
     import fcntl
-except ImportError:                 # not POSIX: one process at a time is assumed
-    fcntl = None    # type: ignore[assignment]  # None stands for the module's absence
+except ImportError:  # not POSIX: one process at a time is assumed
+    fcntl = None  # type: ignore[assignment]  # None stands for the module's absence
 
 __all__ = ["Journal", "SUFFIX"]
 
@@ -79,7 +79,7 @@ class Journal:
                     yield fh
                     return
             finally:
-                fh.close()          # closing releases the lock
+                fh.close()  # closing releases the lock
 
     def append(self, op: dict) -> None:
         """Add ``op`` at the end, on disk before returning (after a line cut short by a process
@@ -153,7 +153,7 @@ def _write_or_undo(fd: int, data: bytes, end: int) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     except OSError:
         with contextlib.suppress(OSError):

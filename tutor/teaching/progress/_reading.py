@@ -37,8 +37,10 @@ class Reads:
 
     # -- answers ---------------------------------------------------------------------------
 
-    _ANSWER_COLUMNS = ("at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, "
-                       "retry, uid, difficulty, revealed")
+    _ANSWER_COLUMNS = (
+        "at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, "
+        "retry, uid, difficulty, revealed"
+    )
 
     def answers(self, since: float | None = None) -> list[Answer]:
         """Every recorded answer (since Unix time ``since``), oldest first."""
@@ -48,15 +50,32 @@ class Reads:
             sql += " WHERE at >= ?"
             args = (since,)
         rows = self.conn.execute(sql + " ORDER BY at, id", args).fetchall()
-        return [Answer(r[0], r[1], r[2], tuple(json.loads(r[3])), bool(r[4]), r[5], r[6], r[7],
-                       r[8], bool(r[9]), r[10], r[11], bool(r[12])) for r in rows]
+        return [
+            Answer(
+                r[0],
+                r[1],
+                r[2],
+                tuple(json.loads(r[3])),
+                bool(r[4]),
+                r[5],
+                r[6],
+                r[7],
+                r[8],
+                bool(r[9]),
+                r[10],
+                r[11],
+                bool(r[12]),
+            )
+            for r in rows
+        ]
 
     def answer_count(self, before: float | None = None) -> int:
         """How many answers are recorded (given before Unix time ``before``)."""
         if before is None:
             return self.conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM answers WHERE at < ?",
-                                 (before,)).fetchone()[0]
+        return self.conn.execute("SELECT COUNT(*) FROM answers WHERE at < ?", (before,)).fetchone()[
+            0
+        ]
 
     def tallies(self, by: str, since: float | None = None) -> list[Tally]:
         """Answers (since Unix time ``since``) counted by ``"theme"`` (an answer counts once for
@@ -80,8 +99,10 @@ class Reads:
 
     def sightings(self) -> list[Sighting]:
         """Every recorded figure of spotting oversights, oldest first."""
-        rows = self.conn.execute("SELECT at, context, kind, outcome, seconds, ruleset, source, "
-                                 "uid FROM sightings ORDER BY at, id").fetchall()
+        rows = self.conn.execute(
+            "SELECT at, context, kind, outcome, seconds, ruleset, source, "
+            "uid FROM sightings ORDER BY at, id"
+        ).fetchall()
         return [Sighting(*r) for r in rows]
 
     def spotting(self, contexts: tuple[str, ...] | None = None) -> list[SpotFigures]:
@@ -103,8 +124,16 @@ class Reads:
         out = []
         for kind in sorted(counts):
             c, t = counts[kind], sorted(times.get(kind, []))
-            out.append(SpotFigures(kind, c.get("hit", 0), c.get("miss", 0),
-                                   c.get("false_claim", 0), len(t), _median(t)))
+            out.append(
+                SpotFigures(
+                    kind,
+                    c.get("hit", 0),
+                    c.get("miss", 0),
+                    c.get("false_claim", 0),
+                    len(t),
+                    _median(t),
+                )
+            )
         return out
 
     # -- ratings ---------------------------------------------------------------------------
@@ -112,16 +141,20 @@ class Reads:
     def rating(self, subject: str) -> SubjectRating | None:
         """The stored rating of ``subject`` (see :mod:`tutor.teaching.ratings`), or None when no
         rated answer has moved it yet."""
-        row = self.conn.execute("SELECT subject, rating, rd, vol, games, updated_at FROM ratings "
-                                "WHERE subject = ?", (subject,)).fetchone()
+        row = self.conn.execute(
+            "SELECT subject, rating, rd, vol, games, updated_at FROM ratings WHERE subject = ?",
+            (subject,),
+        ).fetchone()
         return _subject_rating(row) if row else None
 
     def ratings(self, prefix: str = "") -> dict[str, SubjectRating]:
         """Every stored rating whose subject starts with ``prefix`` (``"theme:"``,
         ``"puzzle:count:"``), by subject."""
-        rows = self.conn.execute("SELECT subject, rating, rd, vol, games, updated_at FROM ratings "
-                                 "WHERE substr(subject, 1, ?) = ? ORDER BY subject",
-                                 (len(prefix), prefix)).fetchall()
+        rows = self.conn.execute(
+            "SELECT subject, rating, rd, vol, games, updated_at FROM ratings "
+            "WHERE substr(subject, 1, ?) = ? ORDER BY subject",
+            (len(prefix), prefix),
+        ).fetchall()
         return {r[0]: _subject_rating(r) for r in rows}
 
     def learner_rating(self) -> R.Rating:
@@ -159,8 +192,10 @@ class Reads:
 
     def rating_history(self, subject: str = R.OVERALL) -> list[RatingPoint]:
         """``subject``'s rating after each rated answer that moved it, oldest first."""
-        rows = self.conn.execute("SELECT at, rating, rd FROM rating_history WHERE subject = ? "
-                                 "ORDER BY at, id", (subject,)).fetchall()
+        rows = self.conn.execute(
+            "SELECT at, rating, rd FROM rating_history WHERE subject = ? ORDER BY at, id",
+            (subject,),
+        ).fetchall()
         return [RatingPoint(*r) for r in rows]
 
     # -- lessons and settings --------------------------------------------------------------
@@ -169,14 +204,17 @@ class Reads:
         """The saved state of ``lesson`` (an id), or None if it was never opened."""
         row = self.conn.execute(
             "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
-            "total, in_progress FROM lessons WHERE lesson = ?", (lesson,)).fetchone()
+            "total, in_progress FROM lessons WHERE lesson = ?",
+            (lesson,),
+        ).fetchone()
         return _state(row) if row else None
 
     def lesson_states(self) -> dict[str, LessonState]:
         """Every saved lesson state, by lesson id."""
         rows = self.conn.execute(
             "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
-            "total, in_progress FROM lessons").fetchall()
+            "total, in_progress FROM lessons"
+        ).fetchall()
         return {r[0]: _state(r) for r in rows}
 
     def last_lesson(self) -> str | None:

@@ -175,7 +175,15 @@ def _subject_rating(row) -> SubjectRating:
 
 
 def _state(row) -> LessonState:
-    return LessonState(lesson=row[0], seed=row[1], page=row[2],
-                       answered={k: bool(v) for k, v in json.loads(row[3]).items()},
-                       started_at=row[4], updated_at=row[5], completed_at=row[6], right=row[7],
-                       total=row[8], in_progress=bool(row[9]))
+    return LessonState(
+        lesson=row[0],
+        seed=row[1],
+        page=row[2],
+        answered={k: bool(v) for k, v in json.loads(row[3]).items()},
+        started_at=row[4],
+        updated_at=row[5],
+        completed_at=row[6],
+        right=row[7],
+        total=row[8],
+        in_progress=bool(row[9]),
+    )

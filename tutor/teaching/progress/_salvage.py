@@ -24,16 +24,44 @@ __all__ = ["Salvaged", "move_aside", "salvage"]
 
 #: The answers' columns in the order :func:`tutor.teaching.progress._schema._v2_answer` takes
 #: them, and what a column missing from a damaged file is taken to be.
-_ANSWER_COLUMNS = {"at": "NULL", "puzzle_id": "NULL", "kind": "NULL", "themes": "NULL",
-                   "correct": "NULL", "seconds": "NULL", "hints": "0", "lesson": "NULL",
-                   "ruleset": "NULL", "retry": "0", "uid": "NULL", "difficulty": "NULL",
-                   "revealed": "0"}
-_LESSON_COLUMNS = {"lesson": "NULL", "seed": "NULL", "page": "0", "answered": "'{}'",
-                   "started_at": "NULL", "updated_at": "NULL", "completed_at": "NULL",
-                   "right": "NULL", "total": "NULL", "in_progress": "0"}
+_ANSWER_COLUMNS = {
+    "at": "NULL",
+    "puzzle_id": "NULL",
+    "kind": "NULL",
+    "themes": "NULL",
+    "correct": "NULL",
+    "seconds": "NULL",
+    "hints": "0",
+    "lesson": "NULL",
+    "ruleset": "NULL",
+    "retry": "0",
+    "uid": "NULL",
+    "difficulty": "NULL",
+    "revealed": "0",
+}
+_LESSON_COLUMNS = {
+    "lesson": "NULL",
+    "seed": "NULL",
+    "page": "0",
+    "answered": "'{}'",
+    "started_at": "NULL",
+    "updated_at": "NULL",
+    "completed_at": "NULL",
+    "right": "NULL",
+    "total": "NULL",
+    "in_progress": "0",
+}
 _META_COLUMNS = {"key": "NULL", "value": "NULL"}
-_SIGHTING_COLUMNS = {"uid": "NULL", "at": "NULL", "context": "NULL", "kind": "NULL",
-                     "outcome": "NULL", "seconds": "NULL", "ruleset": "NULL", "source": "NULL"}
+_SIGHTING_COLUMNS = {
+    "uid": "NULL",
+    "at": "NULL",
+    "context": "NULL",
+    "kind": "NULL",
+    "outcome": "NULL",
+    "seconds": "NULL",
+    "ruleset": "NULL",
+    "source": "NULL",
+}
 
 
 def move_aside(path: Path) -> Path:
@@ -69,8 +97,10 @@ class Salvaged:
         """One clause for the notice: what was kept and what could not be read."""
         if not (self.answers or self.lessons or self.settings or self.sightings):
             return "nothing could be read from it"
-        said = (f"{_n(self.answers, 'answer')}, {_n(self.lessons, 'lesson')} and "
-                f"{_n(self.settings, 'setting')} kept from it")
+        said = (
+            f"{_n(self.answers, 'answer')}, {_n(self.lessons, 'lesson')} and "
+            f"{_n(self.settings, 'setting')} kept from it"
+        )
         if self.sightings:
             said += f" (and {_n(self.sightings, 'figure')} of spotting oversights)"
         if self.bad:
@@ -105,12 +135,12 @@ def salvage(source: Path, conn: sqlite3.Connection) -> Salvaged:
         conn.execute("BEGIN IMMEDIATE")
         try:
             _salvage_tables(old, conn, version, out)
-            respell_rows(conn)                      # one name a theme, as at every open
+            respell_rows(conn)  # one name a theme, as at every open
             _recompute(conn)
-            _check_tables(conn, SCHEMA_VERSION)     # what was kept passes the damage checks
+            _check_tables(conn, SCHEMA_VERSION)  # what was kept passes the damage checks
             conn.execute("COMMIT")
         except (DamagedFile, sqlite3.DatabaseError):
-            conn.execute("ROLLBACK")                # the fresh store stays empty
+            conn.execute("ROLLBACK")  # the fresh store stays empty
             return Salvaged(unreadable=True)
         except BaseException:
             if conn.in_transaction:
@@ -121,19 +151,29 @@ def salvage(source: Path, conn: sqlite3.Connection) -> Salvaged:
     return out
 
 
-def _salvage_tables(old: sqlite3.Connection, conn: sqlite3.Connection, version: int,
-                    out: Salvaged) -> None:
+def _salvage_tables(
+    old: sqlite3.Connection, conn: sqlite3.Connection, version: int, out: Salvaged
+) -> None:
     bad = _bad_rows(max(version, 1))
     # answers: checked as schema 1 checks them (the values an answer cannot do without), then
     # completed as a migration completes them (a uid, a sound time and band)
-    rows = _staged(old, conn, "answers", _ANSWER_COLUMNS, bad["answers"][1] if version < 2
-                   else _bad_rows(1)["answers"][1], out)
+    rows = _staged(
+        old,
+        conn,
+        "answers",
+        _ANSWER_COLUMNS,
+        bad["answers"][1] if version < 2 else _bad_rows(1)["answers"][1],
+        out,
+    )
     seen: set[str] = set()
     untimed = _UNTIMED_BELOW if version < 2 else 0.0
     kept = [_v2_answer(row, seen, untimed) for row in rows]
-    conn.executemany("INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, "
-                     "hints, lesson, ruleset, retry, difficulty, revealed) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", kept)
+    conn.executemany(
+        "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, "
+        "hints, lesson, ruleset, retry, difficulty, revealed) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        kept,
+    )
     out.answers = len(kept)
     rows = _staged(old, conn, "lessons", _LESSON_COLUMNS, bad["lessons"][1], out)
     out.lessons = _insert_new(conn, "lessons", _LESSON_COLUMNS, rows, out)
@@ -165,18 +205,21 @@ def _staged(old, conn, table: str, columns: dict, bad: str, out: Salvaged) -> li
         out.unreadable = True
         return []
     if not have:
-        return []                              # the table is gone: nothing of it to read
+        return []  # the table is gone: nothing of it to read
     select = ", ".join(c if c in have else f"{default} AS {c}" for c, default in columns.items())
     rows, whole = _read(old, f"SELECT rowid, {select} FROM {table}")
     out.unreadable |= not whole
     conn.execute(f"DROP TABLE IF EXISTS temp.salvage_{table}")
     conn.execute(f"CREATE TEMP TABLE salvage_{table} ({', '.join(columns)})")
-    conn.executemany(f"INSERT INTO temp.salvage_{table} VALUES ({', '.join('?' * len(columns))})",
-                     rows)
+    conn.executemany(
+        f"INSERT INTO temp.salvage_{table} VALUES ({', '.join('?' * len(columns))})", rows
+    )
     # The damage conditions name the table (json_each(answers.themes)): the staged copy is
     # read under that name.
-    good = conn.execute(f"SELECT {', '.join(columns)} FROM temp.salvage_{table} AS {table} "
-                        f"WHERE coalesce(({bad}), 0) = 0 ORDER BY rowid").fetchall()
+    good = conn.execute(
+        f"SELECT {', '.join(columns)} FROM temp.salvage_{table} AS {table} "
+        f"WHERE coalesce(({bad}), 0) = 0 ORDER BY rowid"
+    ).fetchall()
     conn.execute(f"DROP TABLE temp.salvage_{table}")
     out.bad += len(rows) - len(good)
     return good

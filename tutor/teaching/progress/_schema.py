@@ -30,7 +30,9 @@ def known_kinds() -> frozenset[str]:
     """The kinds of answer this program records: the puzzle kinds, and the moments of a
     practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.game`)."""
     from tutor.puzzles.registry import KINDS
+
     return frozenset(KINDS) | PLAY_KINDS
+
 
 #: Times under this many seconds in a schema 1 file were not typed by a person (piped input,
 #: a revealed answer): migrated as missing.
@@ -141,13 +143,17 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE IF EXISTS answers_v2")
     conn.execute(_ANSWERS_V2)
     seen: set[str] = set()
-    rows = conn.execute("SELECT id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
-                        f"ruleset, retry, {', '.join(extra)} FROM answers ORDER BY id").fetchall()
+    rows = conn.execute(
+        "SELECT id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
+        f"ruleset, retry, {', '.join(extra)} FROM answers ORDER BY id"
+    ).fetchall()
     for row in rows:
-        conn.execute("INSERT INTO answers_v2 (id, uid, at, puzzle_id, kind, themes, correct, "
-                     "seconds, hints, lesson, ruleset, retry, difficulty, revealed) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     (row[0],) + _v2_answer(row[1:], seen, _UNTIMED_BELOW))
+        conn.execute(
+            "INSERT INTO answers_v2 (id, uid, at, puzzle_id, kind, themes, correct, "
+            "seconds, hints, lesson, ruleset, retry, difficulty, revealed) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row[0],) + _v2_answer(row[1:], seen, _UNTIMED_BELOW),
+        )
     conn.execute("DROP TABLE answers")
     conn.execute("ALTER TABLE answers_v2 RENAME TO answers")
     conn.execute("CREATE INDEX IF NOT EXISTS answers_at ON answers(at)")
@@ -172,12 +178,25 @@ def _v2_answer(row: tuple, seen: set[str], untimed_below: float) -> tuple:
     the result (uid, at, ..., retry, difficulty, revealed).  A uid that is missing, not text or
     one already ``seen`` is made from the answer's values; a time under ``untimed_below`` or over
     a week is missing; a band that is not 1-5 unknown; ``revealed`` only when it is 1."""
-    (at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
-     uid, difficulty, revealed) = row
+    (
+        at,
+        puzzle_id,
+        kind,
+        themes,
+        correct,
+        seconds,
+        hints,
+        lesson,
+        ruleset,
+        retry,
+        uid,
+        difficulty,
+        revealed,
+    ) = row
     if not isinstance(uid, str) or not uid or uid in seen:
         uid = _content_uid(row[:10])
         n = 1
-        while uid in seen:             # two answers alike in every value, time included
+        while uid in seen:  # two answers alike in every value, time included
             n += 1
             uid = _content_uid(row[:10] + (n,))
     seen.add(uid)
@@ -185,8 +204,21 @@ def _v2_answer(row: tuple, seen: set[str], untimed_below: float) -> tuple:
         seconds = None
     if not (isinstance(difficulty, int) and 1 <= difficulty <= 5):
         difficulty = None
-    return (uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
-            difficulty, int(revealed == 1))
+    return (
+        uid,
+        at,
+        puzzle_id,
+        kind,
+        themes,
+        correct,
+        seconds,
+        hints,
+        lesson,
+        ruleset,
+        retry,
+        difficulty,
+        int(revealed == 1),
+    )
 
 
 def _content_uid(values: tuple) -> str:
@@ -209,7 +241,6 @@ def _one_spelling(conn: sqlite3.Connection) -> int:
     return respell_stored_themes(conn, _recompute)
 
 
-
 def _connect(target: Path | str, timeout: float = 5.0) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit), waiting up to ``timeout``
     seconds for another program's lock, that reads text which is not UTF-8 (damage) with
@@ -217,7 +248,6 @@ def _connect(target: Path | str, timeout: float = 5.0) -> sqlite3.Connection:
     conn = sqlite3.connect(target, timeout=timeout, isolation_level=None)
     conn.text_factory = lambda data: data.decode("utf-8", "replace")
     return conn
-
 
 
 @functools.cache
@@ -228,10 +258,10 @@ def _expected_columns(version: int = SCHEMA_VERSION) -> dict[str, frozenset[str]
         for v in range(version):
             _MIGRATIONS[v](mem)
         tables = [r[0] for r in mem.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: frozenset(r[1] for r in mem.execute(f"PRAGMA table_info({t})"))
-                for t in tables}
+        return {t: frozenset(r[1] for r in mem.execute(f"PRAGMA table_info({t})")) for t in tables}
     finally:
         mem.close()
+
 
 #: The latest Unix time an answer or lesson may carry (the year 3000): a later one is damage
 #: (review schedules add years to it, and Python's dates end in 9999).
@@ -269,18 +299,41 @@ def _recompute(conn: sqlite3.Connection) -> int:
     history = []
     seen: set[str] = set()
     rated = 0
-    for uid, at, puzzle_id, kind, themes, correct, hints, retry, difficulty, revealed, lesson \
-            in conn.execute("SELECT uid, at, puzzle_id, kind, themes, correct, hints, retry, "
-                            "difficulty, revealed, lesson FROM answers ORDER BY at, id"
-                            ).fetchall():
+    for (
+        uid,
+        at,
+        puzzle_id,
+        kind,
+        themes,
+        correct,
+        hints,
+        retry,
+        difficulty,
+        revealed,
+        lesson,
+    ) in conn.execute(
+        "SELECT uid, at, puzzle_id, kind, themes, correct, hints, retry, "
+        "difficulty, revealed, lesson FROM answers ORDER BY at, id"
+    ).fetchall():
         first = puzzle_id not in seen
         seen.add(puzzle_id)
-        if not R.counts(first, retry=bool(retry), revealed=bool(revealed), hints=hints,
-                        difficulty=difficulty, lesson=lesson):
+        if not R.counts(
+            first,
+            retry=bool(retry),
+            revealed=bool(revealed),
+            hints=hints,
+            difficulty=difficulty,
+            lesson=lesson,
+        ):
             continue
         rated += 1
-        after = R.rate(lambda s: state.get(s) or R.default_rating(s), kind, difficulty,
-                       json.loads(themes), bool(correct))
+        after = R.rate(
+            lambda s: state.get(s) or R.default_rating(s),
+            kind,
+            difficulty,
+            json.loads(themes),
+            bool(correct),
+        )
         for subject, r in after.items():
             state[subject] = r
             games[subject] = games.get(subject, 0) + 1
@@ -288,10 +341,12 @@ def _recompute(conn: sqlite3.Connection) -> int:
             history.append((subject, at, r.rating, r.rd, r.vol, uid))
     conn.executemany(
         "INSERT INTO ratings (subject, rating, rd, vol, games, updated_at) VALUES "
-        "(?, ?, ?, ?, ?, ?)", [(k, r.rating, r.rd, r.vol, games[k], updated[k])
-                               for k, r in state.items()])
-    conn.executemany("INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", history)
+        "(?, ?, ?, ?, ?, ?)",
+        [(k, r.rating, r.rd, r.vol, games[k], updated[k]) for k, r in state.items()],
+    )
+    conn.executemany(
+        "INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        history,
+    )
     return rated
-
-

@@ -31,6 +31,7 @@ from tutor.teaching.progress._schema import _LONGEST, FILE_NAME, _connect, _reco
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
 
+
 def _not_a_file(path: Path) -> str | None:
     """What ``path`` is (its link followed) when it is there and not a regular file (``a
     FIFO``: SQLite would wait on it for ever), else None."""
@@ -44,6 +45,7 @@ def _not_a_file(path: Path) -> str | None:
 def default_path() -> Path:
     """``laugh_home() / "progress.sqlite3"``."""
     from tutor.engine.data import laugh_home
+
     return laugh_home() / FILE_NAME
 
 
@@ -70,8 +72,11 @@ class SavedCount(NamedTuple):
         """What was saved, in words: ``3 answers saved (2 right); 2 kept in
         progress.sqlite3.pending, to be saved when the progress file is free; 1 not saved
         (the disk is full).``"""
-        said = (f"{_n(self.saved, 'answer')} saved ({self.right} right)" if self.saved
-                else "nothing saved")
+        said = (
+            f"{_n(self.saved, 'answer')} saved ({self.right} right)"
+            if self.saved
+            else "nothing saved"
+        )
         if self.kept:
             said += f"; {self.kept} kept to be saved when the progress file is free"
         if self.unsaved:
@@ -129,27 +134,31 @@ class ProgressStore(Keeping, Reads):
         #: at close.
         self.notify = _say
         self._journal = Journal(self.path)
-        self._file: sqlite3.Connection | None = None     # the file, when it is open
-        self._kept: list[dict] = []                      # changes not yet in the file
-        self._why = ""                                   # why they are kept
-        self._told: str | None = None                    # ... and where, as said: journal, memory
-        self._journal_why: str | None = None             # why the journal cannot be written
-        self._unsaved = 0                                # changes made while not saving
-        self._why_not_saving: str | None = None          # ... and why it does not save
-        self._blind = False                              # the copy could not read the file
-        self._log: list[list] = []                       # per answer recorded: [right, state]
+        self._file: sqlite3.Connection | None = None  # the file, when it is open
+        self._kept: list[dict] = []  # changes not yet in the file
+        self._why = ""  # why they are kept
+        self._told: str | None = None  # ... and where, as said: journal, memory
+        self._journal_why: str | None = None  # why the journal cannot be written
+        self._unsaved = 0  # changes made while not saving
+        self._why_not_saving: str | None = None  # ... and why it does not save
+        self._blind = False  # the copy could not read the file
+        self._log: list[list] = []  # per answer recorded: [right, state]
         if read_only:
             home = self.path.parent
-            if home.exists() and not home.is_dir():     # nothing was ever saved: say so
-                self.notice = (f"Your progress cannot be saved: {home} is not a folder; "
-                               "nothing is saved there.")
+            if home.exists() and not home.is_dir():  # nothing was ever saved: say so
+                self.notice = (
+                    f"Your progress cannot be saved: {home} is not a folder; "
+                    "nothing is saved there."
+                )
             self.conn = self._open_copy()
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self._go_on_without_saving(f"the folder {self.path.parent} cannot be created "
-                                       f"({exc.strerror or exc})", copy=False)
+            self._go_on_without_saving(
+                f"the folder {self.path.parent} cannot be created ({exc.strerror or exc})",
+                copy=False,
+            )
             return
         odd = _not_a_file(self.path)
         if odd:
@@ -177,7 +186,7 @@ class ProgressStore(Keeping, Reads):
         store.notify = _say
         store._journal, store._file, store._kept, store._why, store._log = None, None, [], "", []
         store._told, store._blind, store._journal_why, store._unsaved = None, False, None, 0
-        store._why_not_saving = None                     # in memory on purpose: nothing unsaved
+        store._why_not_saving = None  # in memory on purpose: nothing unsaved
         store.conn = _connect(":memory:")
         _check_and_migrate(store.conn, store.path)
         return store
@@ -210,10 +219,13 @@ class ProgressStore(Keeping, Reads):
             except OSError as move_exc:
                 raise _Unmovable(
                     f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
-                    f"({move_exc.strerror or move_exc})") from None
-            said = (f"Your progress file {self.path} could not be read ({_said(exc)}); it was "
-                    f"moved to {moved.name} beside it")
-            self.notice = said + "."             # kept if the fresh one cannot be made either
+                    f"({move_exc.strerror or move_exc})"
+                ) from None
+            said = (
+                f"Your progress file {self.path} could not be read ({_said(exc)}); it was "
+                f"moved to {moved.name} beside it"
+            )
+            self.notice = said + "."  # kept if the fresh one cannot be made either
             conn = self._open(timeout)
             self.notice = f"{said} and a fresh one started: {salvage(moved, conn).words()}."
             return conn
@@ -224,8 +236,12 @@ class ProgressStore(Keeping, Reads):
         mem = _connect(":memory:")
         try:
             _check_header(self.path)
-            src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                  timeout=timeout, isolation_level=None)
+            src = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro",
+                uri=True,
+                timeout=timeout,
+                isolation_level=None,
+            )
             try:
                 _backup(src, mem)
             finally:
@@ -247,8 +263,9 @@ class ProgressStore(Keeping, Reads):
         or an empty store)."""
         odd = _not_a_file(self.path)
         if odd:
-            self.notice = (f"Your progress file {self.path} is {odd}, not a regular file; "
-                           "showing none of it.")
+            self.notice = (
+                f"Your progress file {self.path} is {odd}, not a regular file; showing none of it."
+            )
         if not self.path.is_file() or odd:
             return self._empty()
         try:
@@ -256,18 +273,24 @@ class ProgressStore(Keeping, Reads):
         except sqlite3.DatabaseError as exc:
             mem = self._empty()
             if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
-                self.notice = (f"Your progress file {self.path} has a change left unfinished "
-                               "(a journal beside it) that only a lesson or puzzle, which "
-                               "may write, can finish; showing none of it.")
+                self.notice = (
+                    f"Your progress file {self.path} has a change left unfinished "
+                    "(a journal beside it) that only a lesson or puzzle, which "
+                    "may write, can finish; showing none of it."
+                )
             elif _environmental(exc):
-                self.notice = (f"Your progress file {self.path} cannot be read ({_said(exc)}); "
-                               "showing none of it.")
+                self.notice = (
+                    f"Your progress file {self.path} cannot be read ({_said(exc)}); "
+                    "showing none of it."
+                )
             else:
                 kept = salvage(self.path, mem)
-                self.notice = (f"Your progress file {self.path} is damaged ({_said(exc)}); "
-                               f"showing what can be read of it ({kept.words()}; the file is "
-                               "left as it is: the next lesson or puzzle moves it aside and "
-                               "starts a fresh one with the same).")
+                self.notice = (
+                    f"Your progress file {self.path} is damaged ({_said(exc)}); "
+                    f"showing what can be read of it ({kept.words()}; the file is "
+                    "left as it is: the next lesson or puzzle moves it aside and "
+                    "starts a fresh one with the same)."
+                )
         self._journal_refused()
         self._apply_journal_to(mem)
         return mem
@@ -288,10 +311,10 @@ class ProgressStore(Keeping, Reads):
             self.notice += " " + read_notice
 
     def _why_unwritable(self, exc: sqlite3.DatabaseError) -> str:
-        if isinstance(exc, _Unmovable):          # our own words, with the path whole
+        if isinstance(exc, _Unmovable):  # our own words, with the path whole
             return str(exc)
         folder = folder_problem(self.path.parent)
-        if folder:                              # read-only, immutable, full: said plainly
+        if folder:  # read-only, immutable, full: said plainly
             return folder
         name = getattr(exc, "sqlite_errorname", "")
         if name == "SQLITE_READONLY_DIRECTORY":
@@ -304,11 +327,23 @@ class ProgressStore(Keeping, Reads):
 
     # -- answers ---------------------------------------------------------------------------
 
-    def record_answer(self, puzzle_id: str, kind: str, themes, correct: bool,
-                      seconds: float | None, *, hints: int = 0, lesson: str | None = None,
-                      ruleset: str | None = None, retry: bool = False, slot: str | None = None,
-                      at: float | None = None, difficulty: int | None = None,
-                      revealed: bool = False) -> RatingChange | None:
+    def record_answer(
+        self,
+        puzzle_id: str,
+        kind: str,
+        themes,
+        correct: bool,
+        seconds: float | None,
+        *,
+        hints: int = 0,
+        lesson: str | None = None,
+        ruleset: str | None = None,
+        retry: bool = False,
+        slot: str | None = None,
+        at: float | None = None,
+        difficulty: int | None = None,
+        revealed: bool = False,
+    ) -> RatingChange | None:
         """Record one graded answer, committed at once (or kept: see the class); returns the
         ratings it moved, or None.
 
@@ -327,20 +362,29 @@ class ProgressStore(Keeping, Reads):
         :class:`~tutor.teaching.progress._values.StoreValueError`.  Whether the answer reached
         the file: :meth:`saved_since`.
         """
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
-                not 0 < seconds <= _LONGEST:      # (a NaN is not either)
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not 0 < seconds <= _LONGEST
+        ):  # (a NaN is not either)
             seconds = None
-        op = {"op": "answer", "id": uuid.uuid4().hex,
-              "at": time.time() if at is None else V.moment(at, "the time of an answer"),
-              "puzzle_id": V.text(puzzle_id, "a puzzle id"), "kind": V.text(kind, "a kind"),
-              "themes": theme_ids(V.text(str(t), "a theme") for t in themes),  # one name a theme
-              "correct": bool(correct),
-              "seconds": None if seconds is None else float(seconds),
-              "hints": V.whole(hints, "a count of hints", 0),
-              "lesson": V.text(lesson, "a lesson id", optional=True),
-              "ruleset": V.text(ruleset, "a ruleset id", optional=True), "retry": bool(retry),
-              "difficulty": V.band(difficulty), "revealed": bool(revealed),
-              "slot": V.text(slot, "a lesson slot", optional=True)}
+        op = {
+            "op": "answer",
+            "id": uuid.uuid4().hex,
+            "at": time.time() if at is None else V.moment(at, "the time of an answer"),
+            "puzzle_id": V.text(puzzle_id, "a puzzle id"),
+            "kind": V.text(kind, "a kind"),
+            "themes": theme_ids(V.text(str(t), "a theme") for t in themes),  # one name a theme
+            "correct": bool(correct),
+            "seconds": None if seconds is None else float(seconds),
+            "hints": V.whole(hints, "a count of hints", 0),
+            "lesson": V.text(lesson, "a lesson id", optional=True),
+            "ruleset": V.text(ruleset, "a ruleset id", optional=True),
+            "retry": bool(retry),
+            "difficulty": V.band(difficulty),
+            "revealed": bool(revealed),
+            "slot": V.text(slot, "a lesson slot", optional=True),
+        }
         op["_seq"] = len(self._log)
         self._log.append([bool(correct), "memory"])
         _, change = self._write(op)
@@ -351,9 +395,17 @@ class ProgressStore(Keeping, Reads):
                 self._log[-1][1] = "kept"
         return change
 
-    def record_sighting(self, context: str, kind: str, outcome: str,
-                        seconds: float | None = None, *, ruleset: str | None = None,
-                        source: str | None = None, at: float | None = None) -> None:
+    def record_sighting(
+        self,
+        context: str,
+        kind: str,
+        outcome: str,
+        seconds: float | None = None,
+        *,
+        ruleset: str | None = None,
+        source: str | None = None,
+        at: float | None = None,
+    ) -> None:
         """Record one figure of spotting oversights, committed at once (or kept: see the
         class): in ``context`` (``play``, ``match`` or ``drill``), the oversight ``kind`` (``""``
         for a false claim that named none) came to ``outcome``: ``hit`` (claimed first),
@@ -362,16 +414,26 @@ class ProgressStore(Keeping, Reads):
         terminal (None otherwise; a time out of range is missing, as for an answer); ``source``
         names the deal or puzzle.  Raises :class:`~tutor.teaching.progress._values.
         StoreValueError` for a value the store cannot keep (nothing written)."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
-                not 0 < seconds <= _LONGEST or outcome != "hit":
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not 0 < seconds <= _LONGEST
+            or outcome != "hit"
+        ):
             seconds = None
-        self._write({"op": "sighting", "id": uuid.uuid4().hex,
-                     "at": time.time() if at is None else V.moment(at, "the time of a sighting"),
-                     "context": V.context(context), "kind": V.text(kind, "an oversight kind"),
-                     "outcome": V.outcome(outcome),
-                     "seconds": None if seconds is None else float(seconds),
-                     "ruleset": V.text(ruleset, "a ruleset id", optional=True),
-                     "source": V.text(source, "a source", optional=True)})
+        self._write(
+            {
+                "op": "sighting",
+                "id": uuid.uuid4().hex,
+                "at": time.time() if at is None else V.moment(at, "the time of a sighting"),
+                "context": V.context(context),
+                "kind": V.text(kind, "an oversight kind"),
+                "outcome": V.outcome(outcome),
+                "seconds": None if seconds is None else float(seconds),
+                "ruleset": V.text(ruleset, "a ruleset id", optional=True),
+                "source": V.text(source, "a source", optional=True),
+            }
+        )
 
     def save_mark(self) -> int:
         """A mark to count the answers recorded after it (:meth:`saved_since`)."""
@@ -383,10 +445,13 @@ class ProgressStore(Keeping, Reads):
         memory only, and why (:class:`SavedCount`)."""
         later = self._log[mark:]
         unsaved = sum(1 for _, state in later if state == "memory")
-        return SavedCount(sum(1 for _, state in later if state == "saved"),
-                          sum(1 for right, state in later if state == "saved" and right),
-                          sum(1 for _, state in later if state == "kept"), unsaved,
-                          self.unsaved() if unsaved else None)
+        return SavedCount(
+            sum(1 for _, state in later if state == "saved"),
+            sum(1 for right, state in later if state == "saved" and right),
+            sum(1 for _, state in later if state == "kept"),
+            unsaved,
+            self.unsaved() if unsaved else None,
+        )
 
     def unsaved(self) -> str | None:
         """Why some change made so far (an answer, a lesson's page, a setting) is in memory
@@ -400,8 +465,10 @@ class ProgressStore(Keeping, Reads):
             why = self._why
             if self._journal_why and why != "the disk is full":
                 why += f"; {self._jn.path.name}: {self._journal_why}"
-            return (f"your progress file {self.path} and {self._jn.path.name} beside it "
-                    f"cannot be written ({why})")
+            return (
+                f"your progress file {self.path} and {self._jn.path.name} beside it "
+                f"cannot be written ({why})"
+            )
         return None
 
     # -- lessons and settings --------------------------------------------------------------
@@ -411,8 +478,15 @@ class ProgressStore(Keeping, Reads):
         else :class:`~tutor.teaching.progress._values.StoreValueError`) at page 0, nothing
         answered; keeps the record of any earlier completion.  Also remembers it as the last
         lesson."""
-        self._write({"op": "start", "id": uuid.uuid4().hex, "at": time.time(),
-                     "lesson": V.text(lesson, "a lesson id"), "seed": V.whole(seed, "the seed")})
+        self._write(
+            {
+                "op": "start",
+                "id": uuid.uuid4().hex,
+                "at": time.time(),
+                "lesson": V.text(lesson, "a lesson id"),
+                "seed": V.whole(seed, "the seed"),
+            }
+        )
         state = self.lesson_state(lesson)
         assert state is not None
         return state
@@ -420,21 +494,41 @@ class ProgressStore(Keeping, Reads):
     def save_page(self, lesson: str, page: int) -> None:
         """Remember that ``lesson`` has reached ``page`` (0-based), and that it was the last
         lesson opened."""
-        self._write({"op": "page", "id": uuid.uuid4().hex, "at": time.time(),
-                     "lesson": V.text(lesson, "a lesson id"), "page": V.whole(page, "a page", 0)})
+        self._write(
+            {
+                "op": "page",
+                "id": uuid.uuid4().hex,
+                "at": time.time(),
+                "lesson": V.text(lesson, "a lesson id"),
+                "page": V.whole(page, "a page", 0),
+            }
+        )
 
     def complete_lesson(self, lesson: str, right: int, total: int) -> None:
         """Mark the current attempt at ``lesson`` finished, with ``right`` of ``total`` puzzles
         right first time."""
         total = V.whole(total, "a lesson's number of puzzles", 0)
-        self._write({"op": "complete", "id": uuid.uuid4().hex, "at": time.time(),
-                     "lesson": V.text(lesson, "a lesson id"),
-                     "right": V.whole(right, "a lesson's score", 0, total), "total": total})
+        self._write(
+            {
+                "op": "complete",
+                "id": uuid.uuid4().hex,
+                "at": time.time(),
+                "lesson": V.text(lesson, "a lesson id"),
+                "right": V.whole(right, "a lesson's score", 0, total),
+                "total": total,
+            }
+        )
 
     def set_meta(self, key: str, value: str) -> None:
         """Save a small setting (text)."""
-        self._write({"op": "meta", "id": uuid.uuid4().hex, "key": V.text(key, "a setting"),
-                     "value": V.text(value, f"the setting {key!r}")})
+        self._write(
+            {
+                "op": "meta",
+                "id": uuid.uuid4().hex,
+                "key": V.text(key, "a setting"),
+                "value": V.text(value, f"the setting {key!r}"),
+            }
+        )
 
     # -- whole-store changes ---------------------------------------------------------------
 
@@ -442,8 +536,10 @@ class ProgressStore(Keeping, Reads):
         """A transaction on the file for a change too large to keep in the journal; raises
         :class:`LaughError` (nothing changed) while the file is busy."""
         if self.saving and not self._catch_up(K.BUSY_SECONDS):
-            raise LaughError(f"your progress file {self.path} {self._busy_words()}: nothing "
-                             f"{what}; try again when it is free")
+            raise LaughError(
+                f"your progress file {self.path} {self._busy_words()}: nothing "
+                f"{what}; try again when it is free"
+            )
         return W.Transaction(self.conn)
 
     def recompute_ratings(self) -> int:
@@ -457,11 +553,18 @@ class ProgressStore(Keeping, Reads):
         except sqlite3.OperationalError as exc:
             if not _busy(exc):
                 raise
-            raise LaughError(f"your progress file {self.path} cannot be written now "
-                             f"({self._why_busy(exc)}): nothing recomputed") from None
+            raise LaughError(
+                f"your progress file {self.path} cannot be written now "
+                f"({self._why_busy(exc)}): nothing recomputed"
+            ) from None
 
-    def merge(self, answers: list[Answer], lessons: list[LessonState],
-              meta: dict[str, str], sightings: Sequence[Sighting] = ()) -> tuple[int, int]:
+    def merge(
+        self,
+        answers: list[Answer],
+        lessons: list[LessonState],
+        meta: dict[str, str],
+        sightings: Sequence[Sighting] = (),
+    ) -> tuple[int, int]:
         """Merge another store's progress into this one, in one transaction; returns
         ``(answers added, answers already here)``.
 
@@ -488,8 +591,10 @@ class ProgressStore(Keeping, Reads):
         except sqlite3.OperationalError as exc:
             if not _busy(exc):
                 raise
-            raise LaughError(f"your progress file {self.path} cannot be written now "
-                             f"({self._why_busy(exc)}): nothing merged") from None
+            raise LaughError(
+                f"your progress file {self.path} cannot be written now "
+                f"({self._why_busy(exc)}): nothing merged"
+            ) from None
         return added, len(answers) - added
 
     # -- closing ---------------------------------------------------------------------------
@@ -504,13 +609,17 @@ class ProgressStore(Keeping, Reads):
             answers = [op for op in self._kept if op["op"] == "answer"]
             lost = [op for op in answers if not op.get("_journaled")]
             if lost:
-                self.notify(f"{_n(len(lost), 'answer')} could not be saved: your progress file "
-                            f"{self.path} and {self._jn.path.name} beside it cannot be "
-                            f"written ({self._why}).")
+                self.notify(
+                    f"{_n(len(lost), 'answer')} could not be saved: your progress file "
+                    f"{self.path} and {self._jn.path.name} beside it cannot be "
+                    f"written ({self._why})."
+                )
             if len(answers) > len(lost):
                 kept = len(answers) - len(lost)
-                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._jn.path} "
-                            "and saved in your progress the next time the tutor opens it.")
+                self.notify(
+                    f"{_n(kept, 'answer')} {_are(kept)} kept in {self._jn.path} "
+                    "and saved in your progress the next time the tutor opens it."
+                )
         why = self.unsaved()
         if why:
             not_saved(why, said=bool(lost) and self.notify is _say)

@@ -18,16 +18,20 @@ from collections.abc import Iterable
 from tutor.teaching.progress._records import Tally
 
 #: An answer's themes, each once (a theme listed twice counts once).
-_THEME_ROWS = ("SELECT j.value, a.correct, a.seconds FROM answers AS a, json_each(a.themes) AS j "
-               "WHERE a.at >= ? AND j.key = (SELECT MIN(k.key) FROM json_each(a.themes) AS k "
-               "WHERE k.value = j.value)")
+_THEME_ROWS = (
+    "SELECT j.value, a.correct, a.seconds FROM answers AS a, json_each(a.themes) AS j "
+    "WHERE a.at >= ? AND j.key = (SELECT MIN(k.key) FROM json_each(a.themes) AS k "
+    "WHERE k.value = j.value)"
+)
 _KIND_ROWS = "SELECT kind, correct, seconds FROM answers WHERE at >= ?"
 
 #: The local date of an answer (the C library's time zone, as :func:`time.localtime`), as days
 #: since 1970-01-01; then the first date of its period of ``:days`` days.
-_DAY_ROWS = ("SELECT date((d - ((d % :days) + :days) % :days) * 86400, 'unixepoch'), correct, "
-             "seconds FROM (SELECT CAST(julianday(date(at, 'unixepoch', 'localtime')) - 2440587.5 "
-             "AS INTEGER) AS d, correct, seconds FROM answers)")
+_DAY_ROWS = (
+    "SELECT date((d - ((d % :days) + :days) % :days) * 86400, 'unixepoch'), correct, "
+    "seconds FROM (SELECT CAST(julianday(date(at, 'unixepoch', 'localtime')) - 2440587.5 "
+    "AS INTEGER) AS d, correct, seconds FROM answers)"
+)
 
 
 def tallies(conn: sqlite3.Connection, by: str, since: float | None) -> list[Tally]:
@@ -39,11 +43,14 @@ def tallies(conn: sqlite3.Connection, by: str, since: float | None) -> list[Tall
     try:
         return _run(conn, _THEME_ROWS, (start,))
     except sqlite3.OperationalError as exc:
-        if "no such" not in str(exc):          # "no such table: json_each", "no such function"
+        if "no such" not in str(exc):  # "no such table: json_each", "no such function"
             raise
     rows = conn.execute("SELECT themes, correct, seconds FROM answers WHERE at >= ?", (start,))
-    return count_rows((t, correct, seconds) for themes, correct, seconds in rows
-                      for t in dict.fromkeys(json.loads(themes)))
+    return count_rows(
+        (t, correct, seconds)
+        for themes, correct, seconds in rows
+        for t in dict.fromkeys(json.loads(themes))
+    )
 
 
 def timeline(conn: sqlite3.Connection, days: int) -> list[Tally]:
@@ -54,13 +61,21 @@ def timeline(conn: sqlite3.Connection, days: int) -> list[Tally]:
 
 def _run(conn: sqlite3.Connection, rows: str, args) -> list[Tally]:
     """Rows ``(g, correct, seconds)`` (the query ``rows``) counted by ``g``."""
-    out = [Tally(g, n, right or 0, total, timed) for g, n, right, total, timed in conn.execute(
-        f"WITH t(g, correct, seconds) AS ({rows}) SELECT g, COUNT(*), SUM(correct), "
-        "TOTAL(seconds), COUNT(seconds) FROM t GROUP BY g ORDER BY g", args)]
+    out = [
+        Tally(g, n, right or 0, total, timed)
+        for g, n, right, total, timed in conn.execute(
+            f"WITH t(g, correct, seconds) AS ({rows}) SELECT g, COUNT(*), SUM(correct), "
+            "TOTAL(seconds), COUNT(seconds) FROM t GROUP BY g ORDER BY g",
+            args,
+        )
+    ]
     # Every timed time, by group in the order above and then by time: each group's median is
     # at known places of its run (``timed`` long).  Only floats cross into Python.
-    times = conn.execute(f"WITH t(g, correct, seconds) AS ({rows}) SELECT seconds FROM t "
-                         "WHERE seconds IS NOT NULL ORDER BY g, seconds", args)
+    times = conn.execute(
+        f"WITH t(g, correct, seconds) AS ({rows}) SELECT seconds FROM t "
+        "WHERE seconds IS NOT NULL ORDER BY g, seconds",
+        args,
+    )
     for t in out:
         if not t.timed:
             continue

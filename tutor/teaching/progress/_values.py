@@ -11,7 +11,7 @@ from tutor.engine.errors import LaughError
 from tutor.teaching.progress._schema import _LATEST, CONTEXTS, OUTCOMES
 
 #: The whole numbers SQLite keeps (64-bit signed).
-SMALLEST, LARGEST = -2 ** 63, 2 ** 63 - 1
+SMALLEST, LARGEST = -(2**63), 2**63 - 1
 
 
 class StoreValueError(LaughError, ValueError):
@@ -30,8 +30,10 @@ def shown(value) -> str:
 def whole(value, what: str, low: int = SMALLEST, high: int = LARGEST) -> int:
     """``value`` as an int from ``low`` to ``high``; :class:`StoreValueError` otherwise."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise StoreValueError(f"the progress store cannot keep {what} {shown(value)}: it must be "
-                              f"a whole number from {low} to {high}")
+        raise StoreValueError(
+            f"the progress store cannot keep {what} {shown(value)}: it must be "
+            f"a whole number from {low} to {high}"
+        )
     return value
 
 
@@ -41,8 +43,10 @@ def moment(value, what: str = "the time") -> float:
     if ok and isinstance(value, int):
         ok = 0 <= value <= _LATEST
     if not ok or not (math.isfinite(value) and 0 <= value <= _LATEST):
-        raise StoreValueError(f"the progress store cannot keep {what} {shown(value)}: it must be "
-                              f"a Unix time from 0 to {_LATEST}")
+        raise StoreValueError(
+            f"the progress store cannot keep {what} {shown(value)}: it must be "
+            f"a Unix time from 0 to {_LATEST}"
+        )
     return float(value)
 
 
@@ -51,8 +55,9 @@ def text(value, what: str, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise StoreValueError(f"the progress store cannot keep {what} {shown(value)}: it must be "
-                              "text")
+        raise StoreValueError(
+            f"the progress store cannot keep {what} {shown(value)}: it must be text"
+        )
     return value
 
 
@@ -64,14 +69,18 @@ def band(value) -> int | None:
 def outcome(value) -> str:
     """A sighting's outcome: one of :data:`~tutor.teaching.progress._schema.OUTCOMES`."""
     if value not in OUTCOMES:
-        raise StoreValueError(f"the progress store cannot keep the outcome {shown(value)}: it "
-                              f"must be one of {', '.join(OUTCOMES)}")
+        raise StoreValueError(
+            f"the progress store cannot keep the outcome {shown(value)}: it "
+            f"must be one of {', '.join(OUTCOMES)}"
+        )
     return value
 
 
 def context(value) -> str:
     """Where a sighting was made: one of :data:`~tutor.teaching.progress._schema.CONTEXTS`."""
     if value not in CONTEXTS:
-        raise StoreValueError(f"the progress store cannot keep the context {shown(value)}: it "
-                              f"must be one of {', '.join(CONTEXTS)}")
+        raise StoreValueError(
+            f"the progress store cannot keep the context {shown(value)}: it "
+            f"must be one of {', '.join(CONTEXTS)}"
+        )
     return value

@@ -66,12 +66,27 @@ def check(op: dict) -> None:
     when ``op`` (read back from a journal) is not a change this program makes."""
     V.text(op["id"], "a change's id")
     kind = op["op"]
-    fields = {"answer": ("at", "puzzle_id", "kind", "themes", "correct", "seconds", "hints",
-                         "lesson", "ruleset", "retry", "difficulty", "revealed"),
-              "start": ("at", "lesson", "seed"), "page": ("at", "lesson", "page"),
-              "complete": ("at", "lesson", "right", "total"), "meta": ("key", "value"),
-              "sighting": ("at", "context", "kind", "outcome", "seconds", "ruleset",
-                           "source")}[kind]
+    fields = {
+        "answer": (
+            "at",
+            "puzzle_id",
+            "kind",
+            "themes",
+            "correct",
+            "seconds",
+            "hints",
+            "lesson",
+            "ruleset",
+            "retry",
+            "difficulty",
+            "revealed",
+        ),
+        "start": ("at", "lesson", "seed"),
+        "page": ("at", "lesson", "page"),
+        "complete": ("at", "lesson", "right", "total"),
+        "meta": ("key", "value"),
+        "sighting": ("at", "context", "kind", "outcome", "seconds", "ruleset", "source"),
+    }[kind]
     for name in fields:
         value = op[name]
         if name == "at":
@@ -91,15 +106,17 @@ def check(op: dict) -> None:
             if not isinstance(value, bool):
                 raise TypeError(name)
         elif name == "seconds":
-            if value is not None and (isinstance(value, bool) or
-                                      not isinstance(value, (int, float)) or
-                                      not 0 <= value <= _LONGEST):
+            if value is not None and (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0 <= value <= _LONGEST
+            ):
                 raise TypeError(name)
         elif name == "difficulty":
             V.band(value)
         elif name == "seed":
             V.whole(value, name)
-        else:                                       # hints, page, right, total
+        else:  # hints, page, right, total
             V.whole(value, name, 0)
     if kind == "answer":
         V.text(op.get("slot"), "slot", optional=True)
@@ -119,42 +136,83 @@ def apply(conn: sqlite3.Connection, op: dict):
             "in_progress) VALUES (?, ?, 0, '{}', ?, ?, 1) ON CONFLICT(lesson) DO UPDATE SET "
             "seed = excluded.seed, page = 0, answered = '{}', started_at = excluded.started_at,"
             " updated_at = excluded.updated_at, in_progress = 1",
-            (op["lesson"], op["seed"], op["at"], op["at"]))
+            (op["lesson"], op["seed"], op["at"], op["at"]),
+        )
         set_meta(conn, "last_lesson", op["lesson"])
     elif kind == "page":
-        conn.execute("UPDATE lessons SET page = ?, updated_at = ? WHERE lesson = ?",
-                     (op["page"], op["at"], op["lesson"]))
+        conn.execute(
+            "UPDATE lessons SET page = ?, updated_at = ? WHERE lesson = ?",
+            (op["page"], op["at"], op["lesson"]),
+        )
         set_meta(conn, "last_lesson", op["lesson"])
     elif kind == "complete":
-        conn.execute("UPDATE lessons SET completed_at = ?, right = ?, total = ?, "
-                     "in_progress = 0, updated_at = ? WHERE lesson = ?",
-                     (op["at"], op["right"], op["total"], op["at"], op["lesson"]))
+        conn.execute(
+            "UPDATE lessons SET completed_at = ?, right = ?, total = ?, "
+            "in_progress = 0, updated_at = ? WHERE lesson = ?",
+            (op["at"], op["right"], op["total"], op["at"], op["lesson"]),
+        )
     elif kind == "meta":
         set_meta(conn, op["key"], op["value"])
     elif kind == "sighting":
-        conn.execute("INSERT INTO sightings (uid, at, context, kind, outcome, seconds, ruleset, "
-                     "source) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(uid) DO NOTHING",
-                     (op["id"], op["at"], op["context"], op["kind"], op["outcome"],
-                      op["seconds"], op["ruleset"], op["source"]))
+        conn.execute(
+            "INSERT INTO sightings (uid, at, context, kind, outcome, seconds, ruleset, "
+            "source) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(uid) DO NOTHING",
+            (
+                op["id"],
+                op["at"],
+                op["context"],
+                op["kind"],
+                op["outcome"],
+                op["seconds"],
+                op["ruleset"],
+                op["source"],
+            ),
+        )
     else:
         raise ValueError(f"no such change: {kind!r}")
     return None
 
 
 def _answer(conn: sqlite3.Connection, op: dict) -> tuple[bool, RatingChange | None]:
-    op = {**op, "themes": theme_ids(op["themes"])}   # one name a theme (a journal kept before)
-    first = conn.execute("SELECT 1 FROM answers WHERE puzzle_id = ? LIMIT 1",
-                         (op["puzzle_id"],)).fetchone() is None
-    added = conn.execute(
-        "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
-        "ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
-        "ON CONFLICT(uid) DO NOTHING",
-        (op["id"], op["at"], op["puzzle_id"], op["kind"], json.dumps(op["themes"]),
-         int(op["correct"]), op["seconds"], op["hints"], op["lesson"], op["ruleset"],
-         int(op["retry"]), op["difficulty"], int(op["revealed"]))).rowcount == 1
+    op = {**op, "themes": theme_ids(op["themes"])}  # one name a theme (a journal kept before)
+    first = (
+        conn.execute(
+            "SELECT 1 FROM answers WHERE puzzle_id = ? LIMIT 1", (op["puzzle_id"],)
+        ).fetchone()
+        is None
+    )
+    added = (
+        conn.execute(
+            "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
+            "ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT(uid) DO NOTHING",
+            (
+                op["id"],
+                op["at"],
+                op["puzzle_id"],
+                op["kind"],
+                json.dumps(op["themes"]),
+                int(op["correct"]),
+                op["seconds"],
+                op["hints"],
+                op["lesson"],
+                op["ruleset"],
+                int(op["retry"]),
+                op["difficulty"],
+                int(op["revealed"]),
+            ),
+        ).rowcount
+        == 1
+    )
     change = None
-    if added and R.counts(first, retry=op["retry"], revealed=op["revealed"], hints=op["hints"],
-                          difficulty=op["difficulty"], lesson=op["lesson"]):
+    if added and R.counts(
+        first,
+        retry=op["retry"],
+        revealed=op["revealed"],
+        hints=op["hints"],
+        difficulty=op["difficulty"],
+        lesson=op["lesson"],
+    ):
         change = _rate(conn, op)
     lesson, slot = op.get("lesson"), op.get("slot")
     if lesson is not None and slot is not None and not op["retry"]:
@@ -162,8 +220,10 @@ def _answer(conn: sqlite3.Connection, op: dict) -> tuple[bool, RatingChange | No
         if row is not None:
             answered = json.loads(row[0])
             answered.setdefault(slot, bool(op["correct"]))
-            conn.execute("UPDATE lessons SET answered = ?, updated_at = ? WHERE lesson = ?",
-                         (json.dumps(answered), op["at"], lesson))
+            conn.execute(
+                "UPDATE lessons SET answered = ?, updated_at = ? WHERE lesson = ?",
+                (json.dumps(answered), op["at"], lesson),
+            )
     return added, change
 
 
@@ -173,8 +233,9 @@ def _rate(conn: sqlite3.Connection, op: dict) -> RatingChange:
 
     def current(subject: str) -> R.Rating:
         if subject not in before:
-            row = conn.execute("SELECT rating, rd, vol FROM ratings WHERE subject = ?",
-                               (subject,)).fetchone()
+            row = conn.execute(
+                "SELECT rating, rd, vol FROM ratings WHERE subject = ?", (subject,)
+            ).fetchone()
             before[subject] = R.Rating(*row) if row else R.default_rating(subject)
         return before[subject]
 
@@ -184,18 +245,27 @@ def _rate(conn: sqlite3.Connection, op: dict) -> RatingChange:
     return RatingChange({k: before[k] for k in after}, after)
 
 
-def save_rating(conn: sqlite3.Connection, subject: str, r: R.Rating, at: float, uid: str,
-                games: int = 1) -> None:
+def save_rating(
+    conn: sqlite3.Connection, subject: str, r: R.Rating, at: float, uid: str, games: int = 1
+) -> None:
     """Store ``subject``'s rating after the rated answer ``uid`` and add it to its history."""
     conn.execute(
         "INSERT INTO ratings (subject, rating, rd, vol, games, updated_at) VALUES "
         "(?, ?, ?, ?, ?, ?) ON CONFLICT(subject) DO UPDATE SET rating = excluded.rating, "
         "rd = excluded.rd, vol = excluded.vol, games = ratings.games + excluded.games, "
-        "updated_at = excluded.updated_at", (subject, r.rating, r.rd, r.vol, games, at))
-    conn.execute("INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
-                 "VALUES (?, ?, ?, ?, ?, ?)", (subject, at, r.rating, r.rd, r.vol, uid))
+        "updated_at = excluded.updated_at",
+        (subject, r.rating, r.rd, r.vol, games, at),
+    )
+    conn.execute(
+        "INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (subject, at, r.rating, r.rd, r.vol, uid),
+    )
 
 
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
-    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
-                 "UPDATE SET value = excluded.value", (key, value))
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
+        "UPDATE SET value = excluded.value",
+        (key, value),
+    )

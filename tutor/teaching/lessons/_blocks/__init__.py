@@ -32,8 +32,14 @@ if TYPE_CHECKING:
 
 #: Info word -> the module that reads the block, in the order the blocks are listed.
 _READERS: dict[str, ModuleType] = {
-    "quote": quote, "puzzle": puzzle, "rules": rules, "odds": odds, "simulate": simulate,
-    "cards": cards, "records": records, "coach": coach,
+    "quote": quote,
+    "puzzle": puzzle,
+    "rules": rules,
+    "odds": odds,
+    "simulate": simulate,
+    "cards": cards,
+    "records": records,
+    "coach": coach,
 }
 
 #: The blocks a lesson may use: info word -> one-line description.

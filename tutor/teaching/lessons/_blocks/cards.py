@@ -19,6 +19,7 @@ def parse(ck: BlockChecker, content: str, line: int) -> CardsData | None:
     ``caption: text`` is shown under the cards."""
     from tutor.engine.cards import code, parse_cards
     from tutor.engine.errors import NotationError
+
     rows = []
     caption = None
     seen: dict[int, str] = {}
@@ -29,8 +30,9 @@ def parse(ck: BlockChecker, content: str, line: int) -> CardsData | None:
         if not text or text.startswith("#"):
             continue
         if ":" not in text:
-            ck.fail(where, "cards", f"{_shown(text)} is not 'label: cards' (e.g. 'Your hand: "
-                                    "7H 7D QS')")
+            ck.fail(
+                where, "cards", f"{_shown(text)} is not 'label: cards' (e.g. 'Your hand: 7H 7D QS')"
+            )
             ok = False
             continue
         label, value = (part.strip() for part in text.split(":", 1))

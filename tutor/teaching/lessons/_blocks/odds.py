@@ -25,8 +25,9 @@ ODDS_FIGURES = {
 def parse(ck: BlockChecker, content: str, line: int) -> OddsData | None:
     """``{"figures", "rulesets", "players"}``: figures of :data:`ODDS_FIGURES`, under one
     ruleset (:data:`~tutor.engine.game.DEFAULT_RULESET` when none is named) or several."""
-    got = ck.mapping("odds", content, line, ("figure", "ruleset", "rulesets", "players"),
-                     ("figure",))
+    got = ck.mapping(
+        "odds", content, line, ("figure", "ruleset", "rulesets", "players"), ("figure",)
+    )
     if got is None:
         return None
     data, lines = got
@@ -39,12 +40,14 @@ def parse(ck: BlockChecker, content: str, line: int) -> OddsData | None:
         return None
     for f in figures:
         if not isinstance(f, str) or f not in ODDS_FIGURES:
-            ck.fail(lines.get("figure", line), "odds.figure",
-                    f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})")
+            ck.fail(
+                lines.get("figure", line),
+                "odds.figure",
+                f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})",
+            )
             ok = False
     if "ruleset" in data and "rulesets" in data:
-        ck.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
-                                                              "not both")
+        ck.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, not both")
         return None
     rids = data.get("rulesets", [data.get("ruleset", DEFAULT_RULESET)])
     if isinstance(rids, str):

@@ -25,8 +25,11 @@ def parse(ck: BlockChecker, content: str, line: int) -> QuoteData | None:
         if not ref or ref.startswith("#"):
             continue
         if not _REF_RE.match(ref):
-            ck.fail(line + i, "quote", f"{_shown(ref)} is not a quotation reference "
-                                       "(source:id, e.g. parlett:deal-eight)")
+            ck.fail(
+                line + i,
+                "quote",
+                f"{_shown(ref)} is not a quotation reference (source:id, e.g. parlett:deal-eight)",
+            )
             ok = False
             continue
         ck.quoted.add(ref.split(":", 1)[0])
@@ -34,8 +37,9 @@ def parse(ck: BlockChecker, content: str, line: int) -> QuoteData | None:
             ck.library.quotation(ref)
         except KeyError:
             src = ref.split(":", 1)[0]
-            hint = "" if src in ck.library.sources else \
-                f" (sources: {', '.join(ck.library.sources)})"
+            hint = (
+                "" if src in ck.library.sources else f" (sources: {', '.join(ck.library.sources)})"
+            )
             ck.fail(line + i, "quote", f"unknown quotation '{ref}'{hint}")
             ok = False
             continue

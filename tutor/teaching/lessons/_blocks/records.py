@@ -12,13 +12,16 @@ from tutor.teaching.lessons._model import RecordsData
 if TYPE_CHECKING:
     from tutor.teaching.lessons._blockcheck import BlockChecker
 
-DESCRIPTION = ("the records of the game from the source files (the teacher's own too), in date "
-               "order, with their citations and words")
+DESCRIPTION = (
+    "the records of the game from the source files (the teacher's own too), in date "
+    "order, with their citations and words"
+)
 
 
 def parse(ck: BlockChecker, content: str, line: int) -> RecordsData | None:
     """``{"kinds": [...] or None}``: the kinds of record shown (every kind when not given)."""
     from tutor.engine.sources import RECORD_KINDS
+
     got = ck.mapping("records", content, line, ("kinds",))
     if got is None:
         return None
@@ -27,8 +30,10 @@ def parse(ck: BlockChecker, content: str, line: int) -> RecordsData | None:
     if kinds is None:
         return {"kinds": None}
     if not isinstance(kinds, list) or not kinds or any(k not in RECORD_KINDS for k in kinds):
-        ck.fail(lines.get("kinds", line), "records.kinds",
-                f"{_shown(kinds)} is not a list of kinds of record "
-                f"({', '.join(RECORD_KINDS)})")
+        ck.fail(
+            lines.get("kinds", line),
+            "records.kinds",
+            f"{_shown(kinds)} is not a list of kinds of record ({', '.join(RECORD_KINDS)})",
+        )
         return None
     return {"kinds": list(kinds)}

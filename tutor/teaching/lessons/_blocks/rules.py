@@ -17,8 +17,8 @@ def parse(ck: BlockChecker, content: str, line: int) -> RulesData | None:
     """``{"rulesets", "parameters", "players"}``: every ruleset when none is named, and five
     players when a per-player-count parameter (or the pot) is shown and no count is given."""
     from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS
-    got = ck.mapping("rules", content, line, ("rulesets", "parameters", "players"),
-                     ("parameters",))
+
+    got = ck.mapping("rules", content, line, ("rulesets", "parameters", "players"), ("parameters",))
     if got is None:
         return None
     data, lines = got
@@ -36,13 +36,17 @@ def parse(ck: BlockChecker, content: str, line: int) -> RulesData | None:
     if isinstance(params, str):
         params = [params]
     if not isinstance(params, list) or not params:
-        ck.fail(lines.get("parameters", line), "rules.parameters",
-                "must be a list of parameter names")
+        ck.fail(
+            lines.get("parameters", line), "rules.parameters", "must be a list of parameter names"
+        )
         return None
     for p in params:
         if p not in known:
-            ck.fail(lines.get("parameters", line), "rules.parameters",
-                    f"unknown parameter {_shown(p)} (parameters: {', '.join(known)})")
+            ck.fail(
+                lines.get("parameters", line),
+                "rules.parameters",
+                f"unknown parameter {_shown(p)} (parameters: {', '.join(known)})",
+            )
             ok = False
     good, players = ck.whole_number("rules", data, lines, "players", 2, 8, None, line)
     ok &= good
