@@ -299,17 +299,20 @@ def cross_validate(name: str, its: list[Item], folds: int = 5) -> Score:
             f"{name}: {len(set(groups))} quotation group(s), too few to cross-validate"
         )
     rows = [features(it) for it in its]
+    # every option's features vectorised once (a column no training item has is all zeros
+    # there, so its weight stays 0: the vocabulary of the test half tells the model nothing)
+    x_all = DictVectorizer().fit_transform([f for r in rows for f in r]).tocsr()
+    start = np.cumsum([0] + [len(r) for r in rows])
     right = 0
     for train, test in GroupKFold(n_splits=k).split(its, groups=groups):
-        vec = DictVectorizer()
-        x = vec.fit_transform([f for i in train for f in rows[i]])
+        take = np.concatenate([np.arange(start[i], start[i + 1]) for i in train])
         y = [int(j == its[i].right) for i in train for j in range(len(its[i].options))]
         if len(set(y)) < 2:
             continue
         model = LogisticRegression(C=1.0, max_iter=2000)
-        model.fit(x, y)
+        model.fit(x_all[take], y)
         for i in test:
-            scores = model.decision_function(vec.transform(rows[i]))
+            scores = model.decision_function(x_all[start[i] : start[i + 1]])
             right += int(int(np.argmax(scores)) == its[i].right)
     return Score(name, right / len(its), chance, len(its), len(set(groups)))
 
