@@ -398,14 +398,17 @@ def engine_answer(obj: dict) -> dict:
     if kind == "count":
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in ans["unseen"]}}
     if kind == "deal-setup" and ans["asked"] == ["mournival"]:
-        rs = default_library().rulesets[obj["ruleset"]]
-        own = str(rs.table_mournival)  # asked either way round: this ruleset's, or the other
-        right = [v for v in ans["options"] if (v != own) == bool(ans.get("other"))]
+        lib = default_library()
+        named = ans["rulesets"]  # two rulesets side by side, this one among them
+        assert obj["ruleset"] in named and len(set(named)) == 2
+        rules = [str(lib.rulesets[r].table_mournival) for r in named]
+        assert rules[0] != rules[1]
+        right = [o for o in ans["options"] if list(o) == rules]
         assert len(right) == 1
         return {
             "asked": ["mournival"],
+            "rulesets": named,
             "options": ans["options"],
-            "other": bool(ans.get("other")),
             "letter": "ABCD"[ans["options"].index(right[0])],
         }
     if kind == "deal-setup":

@@ -91,7 +91,7 @@ class Item:
 def facts(p: P.Puzzle) -> list[str]:
     """The facts puzzle ``p`` tests, as keys: ``source|parameter`` for a source's rule (the
     ruleset's source, and each quoted source, for a reading, a disagreement between two
-    rulesets or a setup question), ``quote|ref`` for a quoted sentence whose source is asked,
+    rulesets or a setup question, and each ruleset's source a setup question names), ``quote|ref`` for a quoted sentence whose source is asked,
     ``record|ref`` for a dated record; none for a puzzle about a position."""
     d = p.data
     if d.get("position", True):
@@ -108,8 +108,9 @@ def facts(p: P.Puzzle) -> list[str]:
             keys += [f"quote|{d['quote']}"]
         else:
             keys += [f"{src[r]}|{d['parameter']}" for r in d["rulesets"]]
-    elif p.kind == "deal-setup":
-        keys += [f"{src[p.ruleset]}|{f}" for f in d.get("asked", [])]
+    elif p.kind == "deal-setup":  # a question may name another ruleset beside the puzzle's
+        named = dict.fromkeys(src[r] for r in [p.ruleset, *d.get("rulesets", [])])
+        keys += [f"{s}|{f}" for s in named for f in d.get("asked", [])]
     elif p.kind == "timeline":
         keys += [f"record|{r}" for r in ([d["record"]] if "record" in d else d.get("records", []))]
         keys += [f"quote|{q}" for q in quoted]

@@ -248,7 +248,7 @@ GOLDEN = {
     "legal-play.wolffauer.4.100": "5259f6dcbb518ad6",
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
-    "deal-setup.porges.4.100": "c5129c8403ccdfbc",
+    "deal-setup.porges.4.100": "00a703213cf696e8",
     "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
     "reading.parlett.5.100": "1a9b224fe94f3ff4",
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",

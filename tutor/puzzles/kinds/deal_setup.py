@@ -4,7 +4,9 @@ each, how many on the table, the antes, the bonus and the breakeven.
 The answers are ruleset parameters (RULES.md 3.1) and the engine's seating (eldest is the
 dealer's left-hand neighbour, :attr:`tutor.engine.deal.Deal.eldest`); the explanation quotes the
 source behind each value, and says where a value is read or chosen.  Works under every ruleset
-(under ``pot`` scoring there is no bonus and no breakeven: the answer is ``none``).
+(under ``pot`` scoring there is no bonus and no breakeven: the answer is ``none``).  What
+happens to a mournival dealt to the table is asked of two rulesets side by side, which does
+what (a letter: :meth:`DealSetup._mournival`).
 
 Difficulty (``puzzles/deal-setup.yaml``): by what is asked (eldest, hand or table 1; the antes 2;
 the bonus or the breakeven 3; everything 4), plus one when the players are not five, plus one
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from tutor.engine.deal import Deal
-from tutor.engine.parameters import COUNT_GROUPS, spec, value_words
+from tutor.engine.parameters import COUNT_GROUPS, value_words
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.base import (
     LETTERS,
@@ -132,21 +134,24 @@ def applicable_rulesets() -> list[str]:
     return [r for r in lib.rulesets if DealSetup().why_not(lib.rulesets[r]) is None]
 
 
-def other_source_share(value: str) -> float:
-    """How often (0 to 1) the table-mournival question asks for another ruleset's rule rather
-    than this one's, when this ruleset's ``table_mournival`` is ``value``: drawn so that over
-    every ruleset and player count (each pair equally often) each value is the right option
-    equally often.  The value fewer pairs take is always asked as this ruleset's own; the
-    other is asked the other way round often enough to even them (issue 42)."""
+def mournival_partners(ruleset: str) -> list[str]:
+    """The rulesets a table-mournival question names beside ``ruleset`` (ids, in library
+    order): those whose ``table_mournival`` differs from its; of its own source where there are
+    any (a source's two versions side by side: Parlett's retelling and his tournament scoring),
+    else of sources that give the rule one way only.  [] when every ruleset deals with a table
+    mournival alike (the question cannot be asked)."""
     lib = library()
-    weight = {v: 0 for v in spec("table_mournival").values}
-    for r in applicable_rulesets():
-        rs = lib.rulesets[r]
-        weight[rs.table_mournival] += len(rs.player_counts)
-    more, fewer = max(weight.values()), min(weight.values())
-    if weight[value] == fewer or more == 0:
-        return 0.0
-    return 1 - (more + fewer) / (2 * more)
+    src = lib.ruleset_source
+    own = lib.rulesets[ruleset].table_mournival
+    pool = applicable_rulesets()
+    other = [r for r in pool if lib.rulesets[r].table_mournival != own]
+    same = [r for r in other if src[r] == src[ruleset]]
+    single = [
+        r
+        for r in other
+        if all(lib.rulesets[q].table_mournival != own for q in pool if src[q] == src[r])
+    ]
+    return same or single or other
 
 
 class DealSetup(PuzzleKind):
@@ -156,6 +161,8 @@ class DealSetup(PuzzleKind):
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
         choices = list(defn.options.get("fields", ["eldest", *SETUP_FIELDS, "all"]))
+        if "mournival" in choices and not mournival_partners(rs.id):
+            choices.remove("mournival")  # every ruleset deals with it alike: nothing to ask
         return {"variant": base.choice(choices)}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
@@ -169,14 +176,14 @@ class DealSetup(PuzzleKind):
         self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
     ) -> dict[str, Any]:
         if data["asked"] == ["mournival"]:
-            right = rs.table_mournival
-            if data.get("other"):
-                right = next(v for v in data["options"] if v != rs.table_mournival)
+            lib = library()
+            named = [str(lib.rulesets[r].table_mournival) for r in data["rulesets"]]
+            options = [list(o) for o in data["options"]]
             return {
                 "asked": ["mournival"],
-                "options": list(data["options"]),
-                "other": bool(data.get("other")),
-                "letter": LETTERS[data["options"].index(right)],
+                "rulesets": list(data["rulesets"]),
+                "options": options,
+                "letter": LETTERS[options.index(named)],
             }
         return {
             **setup_answer(rs, players),
@@ -186,54 +193,57 @@ class DealSetup(PuzzleKind):
         }
 
     def _mournival(self, ctx: Ctx, deal: Deal) -> Candidate | None:
-        """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``
-        beside the other value the parameter table allows, asked either way round: which is
-        this ruleset's rule, or which is another ruleset's (issue 42: most rulesets have the
-        dealer take it, so a question always asked one way would be answered by "the dealer
-        takes it" without reading; :func:`other_source_share` draws the way round so that
-        each value is the right option equally often over the rulesets and player counts)."""
+        """What happens to a mournival dealt to the table, under two rulesets side by side:
+        this one and one that deals with it otherwise (:func:`mournival_partners`), named in
+        a drawn order; the options give the two rules each way round, so the wrong one is the
+        two rulesets taken for each other.  Issue 42: asked of one ruleset ("what happens under
+        this one?", or "which is the other ruleset's?"), the words of the question told the
+        answer, as 14 of the 16 ruleset and player-count pairs have the dealer take it; here
+        both rules stand in every question and in both options, and which ruleset is named
+        first is drawn evenly, so only knowing which is which answers it."""
         rng = ctx.rng
         lib = library()
-        options = list(spec("table_mournival").values)
+        partners = mournival_partners(ctx.rs.id)
+        if not partners:
+            return None
+        named = [ctx.rs.id, rng.choice(partners)]
+        rng.shuffle(named)
+        rule = [str(lib.rulesets[r].table_mournival) for r in named]
+        options = [rule, rule[::-1]]
         rng.shuffle(options)
-        words = {v: value_words("table_mournival", v) for v in options}
-        other = rng.random() < other_source_share(ctx.rs.table_mournival)
-        data = {"asked": ["mournival"], "options": options, "position": False, "other": other}
+        data = {"asked": ["mournival"], "rulesets": named, "options": options, "position": False}
         answer = self.solve(deal, deal.dealer, data, ctx.rs, ctx.players)
         letter = answer["letter"]
-        own = ctx.rs.table_mournival
-        p = lib.parameter(ctx.rs.id, "table_mournival")
-        note = (
-            f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note else ""
-        )
-        holders = [
-            lib.rulesets[r].title_in_text
-            for r in applicable_rulesets()
-            if lib.rulesets[r].table_mournival != own
-        ]
+        params = [lib.parameter(r, "table_mournival") for r in named]
         lines = []
-        for i, v in enumerate(options):
-            if v == own:
-                lines.append(
-                    f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
-                    f"{lib.rulesets[ctx.rs.id].title_in_text}."
-                )
-            else:
-                lines.append(
-                    f"- {LETTERS[i]}) {words[v]}: the rule under "
-                    + join(holders)
-                    + ", not this one."
-                )
+        for r, p in zip(named, params):
+            note = (
+                f" ({p.status}: {' '.join(p.note.split())})"
+                if p.status != "stated" and p.note
+                else ""
+            )
+            lines.append(
+                f"- Under {lib.rulesets[r].title_in_text}: "
+                f"{value_words('table_mournival', p.value)}{note}."
+            )
+        opts = [
+            f"{LETTERS[i]}) under the first, {value_words('table_mournival', a)}; "
+            f"under the second, {value_words('table_mournival', b)}"
+            for i, (a, b) in enumerate(options)
+        ]
         facts = {
+            "first": lib.rulesets[named[0]].title_in_text,
+            "second": lib.rulesets[named[1]].title_in_text,
             "ruleset": lib.rulesets[ctx.rs.id].title_in_text,
             "players": ctx.players,
-            "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
+            "options": "\n".join(opts),
             "facts": "\n".join(lines),
             "field": "a table mournival",
             "dealer": deal.dealer,
             "example": "",
             "unit_note": "",
         }
+        own = lib.parameter(ctx.rs.id, "table_mournival")
         return Candidate(
             deal=deal,
             seat=deal.dealer,
@@ -241,12 +251,15 @@ class DealSetup(PuzzleKind):
             answer=answer,
             accepted=[letter, letter.lower()],
             facts=facts,
-            features={"field_mournival": 1.0, "not_stated": float(p.status != "stated")},
+            features={
+                "field_mournival": 1.0,
+                "not_stated": float(any(p.status != "stated" for p in params)),
+            },
             themes=["deal-setup", "mournival-dealt"],
             theme="mournival-dealt",
             data=data,
-            quotes=list(p.quotes[:2]),
-            question_key="mournival_other" if other else "mournival",
+            quotes=list(own.quotes[:2]),
+            question_key="mournival",
         )
 
     def build(self, ctx: Ctx) -> Candidate | None:
@@ -369,9 +382,8 @@ class DealSetup(PuzzleKind):
             if got[0] == ans["letter"]:
                 return Verdict(True, f"Right: {ans['letter']}.")
             nudge = (
-                "Not yet: that is this ruleset's own rule; the question asks for the other."
-                if ans.get("other")
-                else "Not yet: that is another source's rule: which does this one follow?"
+                "Not yet: that gives each of the two rulesets the other's rule. Which of them "
+                "keeps a table mournival for the last player in?"
             )
             return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.", retry=nudge)
         expected: list[int | None] = []
