@@ -297,7 +297,9 @@ def test_drills_and_play_from_the_home_screen(tmp_path):
         r"whole number: \+3, -2 or 0\))\nsettle> quit\n",
         out,
     )
-    assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
+    assert re.search(
+        r"Laugh and Lie Down · Parlett after Willughby · 5 players · casual · seed \d+", out
+    )
     assert "You left the deal before its end." in out and "Replay this match with --seed" in out
     assert out.count("Laugh and Lie Down · a tutor") == 3  # back home after each
     assert out.rstrip().endswith("home> q")

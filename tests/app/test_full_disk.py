@@ -146,7 +146,7 @@ def test_play_on_a_full_disk_never_says_saved_and_exits_1(disk):
     assert re.search(r"Left the match at deal 1 so far \(\d+ actions?\): not saved \(", said), said
     if disk.mounted:  # said at once, before the first deal
         assert said.index("Your deal records cannot be saved: the disk holding") < said.index(
-            "Laugh and Lie Down · parlett"
+            "Laugh and Lie Down · Parlett after Willughby"
         )
     records = (
         list((disk.home / "records").glob("*.jsonl")) if (disk.home / "records").exists() else []

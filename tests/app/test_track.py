@@ -52,7 +52,7 @@ def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
 def test_the_practice_match_is_the_event_format_and_resumes(tmp_path):
     proc = run_laugh(["track", "--seed", "3"], "m\nquit\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "inter-livery-2018" in proc.stdout
+    assert "Inter-Livery 2018" in proc.stdout and "inter-livery-2018" not in proc.stdout
     assert "2 rounds of 5 games" in proc.stdout
     saved = sorted((tmp_path / "matches").glob("track-tournament-*.json"))
     assert len(saved) == 1

@@ -349,7 +349,7 @@ class MatchSession:
     def _heading(self) -> None:
         m, rs = self.match, self.match.ruleset
         self.io.say(
-            f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
+            f"Match · {rs.short_title} · {m.players} players · "
             f"{self.level.name} · seed {m.seed}",
             style="bold",
         )
@@ -422,7 +422,7 @@ class MatchSession:
             io=self.io,
             names=self.names,
             pace=self.pace,
-            title=f"{label} · {m.ruleset.id} · {dealer} {deals}",
+            title=f"{label} · {m.ruleset.short_title} · {dealer} {deals}",
             totals=list(m.totals),
             claiming=claimants(self.level, m.players, self.seat),
         )

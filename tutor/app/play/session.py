@@ -148,7 +148,7 @@ class _Session:
         io, opts, names = self.io, self.opts, self.names
         rs, seat, lv = opts.ruleset, opts.seat, opts.level
         io.say(
-            f"Laugh and Lie Down · {rs.id} · {opts.players} players · {lv.name} · seed {opts.seed}",
+            f"Laugh and Lie Down · {rs.short_title} · {opts.players} players · {lv.name} · seed {opts.seed}",
             style="bold",
         )
         io.say(f"You play at seat {seat}, against {lv.summary}.", style="dim")
@@ -182,7 +182,7 @@ class _Session:
             io=self.io,
             names=names,
             pace=opts.pace,
-            title=f"{label} · {opts.ruleset.id} · {names[deal.dealer]} "
+            title=f"{label} · {opts.ruleset.short_title} · {names[deal.dealer]} "
             f"deal{'' if deal.dealer == seat else 's'}",
             totals=self.match.totals if opts.deals > 1 else None,
             claiming=claimants(opts.level, opts.players, seat),

@@ -305,7 +305,7 @@ class PlayerClient(Rejoining):
         )
         io.say(
             f"You are {back}at table {msg.table}, seat {self.seat}, as {msg.name} "
-            f"({self.rs.id}, {msg.players} players; computer players: {msg.level}; hints "
+            f"({self.rs.short_title}, {msg.players} players; computer players: {msg.level}; hints "
             f"{'on' if self.hint else 'off'}; {clock}).",
             style="bold",
         )

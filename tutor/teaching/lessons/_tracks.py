@@ -305,9 +305,9 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
                 if _left_out_by(step, item):
                     why = "the track leaves out what compares the sources"
                 elif rs.id not in [getattr(r, "id", r) for r in puzzles.applicable_rulesets(kind)]:
-                    why = f"its kind of puzzle is not set under {rs.id}"
+                    why = f"its kind of puzzle is not set under {rs.name_in_text}"
                 elif d.get("players") is not None and d["players"] not in rs.counts:
-                    why = f"{rs.id} is not played by {d['players']}"
+                    why = f"{rs.short_title} is not played by {d['players']}"
                 if why:
                     left[why] = left.get(why, 0) + d["count"]
                     continue
@@ -319,7 +319,7 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
                 and item.kind == "coach"
                 and rs.id not in item.coach()["deals"]
             ):
-                left[f"the coached deal has no deal under {rs.id}"] = 0
+                left[f"the coached deal has no deal under {rs.name_in_text}"] = 0
                 continue
             elif isinstance(item, Segment):  # "lesson 4": the step, or the course's
                 item = dataclasses.replace(item, text=_places(track, item.text, course))
