@@ -349,8 +349,7 @@ class MatchSession:
     def _heading(self) -> None:
         m, rs = self.match, self.match.ruleset
         self.io.say(
-            f"Match · {rs.short_title} · {m.players} players · "
-            f"{self.level.name} · seed {m.seed}",
+            f"Match · {rs.short_title} · {m.players} players · {self.level.name} · seed {m.seed}",
             style="bold",
         )
         self.io.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
