@@ -753,7 +753,7 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
             pass
 
     names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)", "Mary (computer)"]
-    for width, shown in ((80, "Ralph (computer)"), (40, "Ralph (bot)")):
+    for width, shown in ((80, "Ralph (computer)"), (40, "Ralph (comp.)")):
         seam = ScriptedIO([], Console(file=_io.StringIO(), width=width, color_system=None))
         client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
         client.names, client.seat, client.seated = list(names), 0, True
@@ -772,7 +772,7 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
     console = Console(file=_io.StringIO(), width=40, color_system=None)
     console.print(render_observation(obs, rs, got, False, totals=[-10, 12, 0, 3, -5]))
     rows = [line for line in console.file.getvalue().splitlines() if " hand " in line]
-    assert len(rows) == 5 and any("Ralph (bot)" in r for r in rows)
+    assert len(rows) == 5 and any("Ralph (comp.)" in r for r in rows)
     assert all(re.search(r"hand \d+ +won \d+ +\([+-]?\d+\)", r) for r in rows), rows
 
 

@@ -183,7 +183,9 @@ def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
     from tutor.puzzles.board import pile_text
 
     text = "\n".join(lines)
-    for q, name in enumerate(["You", "Bess (bot)", "Anne (bot)", "Ralph (bot)", "Mary (bot)"]):
+    for q, name in enumerate(
+        ["You", "Bess (comp.)", "Anne (comp.)", "Ralph (comp.)", "Mary (comp.)"]
+    ):
         if obs.won[q]:
             pile = pile_text(obs.won[q], True).plain
             assert f"{name}: {pile}" in " ".join(text.split()), (name, pile, text)

@@ -386,13 +386,14 @@ class PlayerClient(Rejoining):
 
     def shown_names(self) -> list[str]:
         """The names as this player reads them: "You" at their own seat; on a terminal under
-        60 columns a computer player's "(computer)" shortened to "(bot)", so that a seat's row
-        (name, hand, won, total) fits 40 columns."""
+        60 columns a computer player's "(computer)" shortened to "(comp.)", the same word cut,
+        so that a seat's row (name, hand, won, total) fits 40 columns (issue 45: "(bot)" there
+        was a second word for it)."""
         names = list(self.names)
         if self.seated and self.seat is not None and self.seat < len(names):
             names[self.seat] = "You"
         if self.io.width < 60:
-            names = [n[: -len(COMPUTER)] + "(bot)" if n.endswith(COMPUTER) else n for n in names]
+            names = [n[: -len(COMPUTER)] + "(comp.)" if n.endswith(COMPUTER) else n for n in names]
         return names
 
     def show(self, title: bool = False) -> None:
