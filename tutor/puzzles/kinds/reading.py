@@ -206,8 +206,22 @@ def status_guess(ruleset_id: str) -> dict[tuple[str, str], str]:
     ``(parameter, repr of the value named)``: the answer those of every ruleset of another
     source give most often (none where two tie).  Issue 42: a value named told its answer
     across sources (free actions are read in every source but one), so the plan draws the
-    puzzles this guess answers no more often than chance."""
+    puzzles this guess answers no more often than chance.  Worked out once per library and
+    ruleset (the plan asks it for every puzzle)."""
+    global _GUESS
     lib = library()
+    if _GUESS is None or _GUESS[0]() is not lib:
+        _GUESS = (weakref.ref(lib), {})
+    known = _GUESS[1].get(ruleset_id)
+    if known is None:
+        known = _GUESS[1][ruleset_id] = _status_guess(lib, ruleset_id)
+    return known
+
+
+_GUESS: tuple[weakref.ref[Library], dict[str, dict[tuple[str, str], str]]] | None = None
+
+
+def _status_guess(lib: Library, ruleset_id: str) -> dict[tuple[str, str], str]:
     counts: dict[tuple[str, str], dict[str, int]] = {}
     for rid in lib.rulesets:
         if lib.ruleset_source[rid] == lib.ruleset_source[ruleset_id]:
