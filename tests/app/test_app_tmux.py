@@ -40,8 +40,11 @@ class Term:
             **(env or {}),
         }
         exports = " ".join(f"{k}={_q(v)}" for k, v in envs.items())
+        # `trap : INT`: a Ctrl-C sent to the pane reaches the shell too; trapped (not ignored,
+        # so the program still gets its own Ctrl-C), the shell lives on to write the exit status
+        # instead of dying with the session now and then (CI: "capture-pane ... status 1")
         cmd = (
-            f"cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
+            f"trap : INT; cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
             f"{' '.join(args)}; echo $? > {_q(str(self.rc_file))}; sleep 60"
         )
         subprocess.run(
