@@ -421,13 +421,18 @@ def test_a_client_gone_before_its_form_came_answers_nothing():
 def test_the_projector_counts_first_tries_and_lists_a_give_up_apart():
     """The tally reads each student's first try as their store keeps it (a second try or a
     fresh puzzle after a miss is no first answer), its words from the session; ``show`` is
-    listed as giving up, not as an answer "show"."""
+    listed as giving up, not as an answer "show"; wrong answers are counted by what they mean
+    as the grader reads them (``b``, ``B`` and ``(b)`` are one answer, listed as typed most
+    often); words the grader cannot read are listed apart, never merged with a graded one."""
     from tutor.app.puzzling import generate
     from tutor.app.web.lesson import Try
     from tutor.app.web.live import GAVE_UP, tally
     from tutor.teaching.progress import Answer
 
     p = generate("reading", seed=5)
+    right = p.expected_answer_text()
+    w = p._the_kind().wrong_answer(p)
+    assert w.lower() != w.upper()
 
     def a(correct, at, retry=False):
         return Answer(at, p.id, p.kind, tuple(p.themes), correct, None, retry=retry)
@@ -436,14 +441,32 @@ def test_the_projector_counts_first_tries_and_lists_a_give_up_apart():
         return Try(p.id, text, correct, retry, revealed, 0.0)
 
     students = [
-        ("Ann", [a(True, 1)], [t("A", True)]),
-        ("Bob", [a(False, 1), a(True, 2, retry=True)], [t("b", False), t("A", True, True)]),
-        ("Cy", [a(False, 1)], [t("B ", False)]),
+        ("Ann", [a(True, 1)], [t(right, True)]),
+        ("Bob", [a(False, 1), a(True, 2, retry=True)], [t(w.lower(), False), t(right, True, True)]),
+        ("Cy", [a(False, 1)], [t(w.upper() + " ", False)]),
+        ("Dee", [a(False, 1)], [t(w.upper(), False)]),
+        ("Gus", [a(False, 1)], [t(f"({w.upper()})", False)]),
         ("Di", [a(False, 1)], [t("show", False, revealed=True)]),
+        ("Eve", [a(False, 1)], [t(f"{w} zz", False)]),  # words no grader reads
         ("Ed", [a(False, 1)], []),  # answered before a restart
         ("Flo", [], []),  # not yet
     ]
     got = tally("Puzzle", p, students)
-    assert (got.students, got.answered, got.right, got.unknown) == (6, 5, 1, 1)
-    assert got.wrong == [("b", 1, ["Bob"]), ("B", 1, ["Cy"]), (GAVE_UP, 1, ["Di"])]
-    assert abs(got.share - 0.2) < 1e-9
+    assert (got.students, got.answered, got.right, got.unknown) == (9, 8, 1, 1)
+    assert got.wrong == [(w.upper(), 4, ["Bob", "Cy", "Dee", "Gus"]), (GAVE_UP, 1, ["Di"])]
+    assert got.unread == [(f"{w} zz", 1, ["Eve"])]
+    assert abs(got.share - 1 / 8) < 1e-9
+
+
+def test_an_answer_means_what_its_grader_reads():
+    """:func:`tutor.puzzles.answers.meaning`: one key for answers read alike (case, spaces,
+    brackets), another for another answer, None for words that cannot be read."""
+    from tutor.app.puzzling import generate
+    from tutor.puzzles.answers import meaning
+
+    p = generate("reading", seed=5)
+    w = p._the_kind().wrong_answer(p)
+    right = p.expected_answer_text()
+    assert meaning(p, w.lower()) == meaning(p, f" ({w.upper()}) ") is not None
+    assert meaning(p, right) != meaning(p, w) and meaning(p, right) is not None
+    assert meaning(p, "zz") is None and meaning(p, "") is None

@@ -14,12 +14,18 @@ of:
 Any other token makes the whole answer unreadable: :class:`~tutor.puzzles.model.AnswerError`
 ``could not read 'zz'`` (a mistyped card such as ``11h`` or ``7x`` says why it is not a card).
 An unreadable answer is never graded, right or wrong.
+
+What a grader read an answer as can be listened to (:func:`listening`, :func:`heard`): the
+readings made while a kind checks one answer, so that two answers read alike (``b`` and ``B``)
+are told to be one answer (:func:`tutor.puzzles.answers.meaning`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +90,32 @@ _NUMBER = re.compile(r"^[+-]?[0-9]{1,9}$")
 #: A token meant as a card but mistyped: a rank-like start and one more character (``7x``,
 #: ``11h``, ``10z``); ``to`` and ``at`` are words.
 _CARD_LIKE = re.compile(rf"^(?:1[0-9]|[1-9]|[ATJQK])[^\s\d]$|^\d{{2,}}[{_SUITS}]$")
+
+
+#: The readings noted while someone listens (:func:`listening`), in this thread's context.
+_HEARD: ContextVar[list[tuple[str, Any]] | None] = ContextVar("laugh_heard", default=None)
+
+
+@contextmanager
+def listening() -> Iterator[list[tuple[str, Any]]]:
+    """A list that receives every reading :func:`heard` notes inside the ``with`` (in this
+    thread's context only): ``(what, value)`` pairs, in order."""
+    notes: list[tuple[str, Any]] = []
+    token = _HEARD.set(notes)
+    try:
+        yield notes
+    finally:
+        _HEARD.reset(token)
+
+
+def heard(what: str, value: Any) -> None:
+    """Note that an answer was read as ``value`` (hashable; ``what`` names the reading, such
+    as ``read`` or ``letters``) for whoever listens (:func:`listening`); nothing otherwise.  A
+    kind that reads an answer other than through :func:`read` or :func:`letters_answer` notes
+    what it read itself."""
+    notes = _HEARD.get()
+    if notes is not None:
+        notes.append((what, value))
 
 
 def clean(text: str) -> str:
@@ -177,7 +209,23 @@ def read(
     and filler, so a choice letter ``a`` is the letter.  ``cards``, ``ranks`` and ``numbers``
     say what else the puzzle takes; ``expected`` is added to the error for an unreadable token.
     Raises :class:`AnswerError` for the first unreadable token, and for a card named twice.
+    What was read is noted (:func:`heard`, ``read``: the reading's items).
     """
+    r = _read(text, words=words, cards=cards, ranks=ranks, numbers=numbers, expected=expected)
+    heard("read", tuple(r.items))
+    return r
+
+
+def _read(
+    text: str,
+    *,
+    words: Mapping[str, str] | Iterable[str],
+    cards: bool,
+    ranks: bool,
+    numbers: bool,
+    expected: str,
+) -> Reading:
+    """:func:`read`, noting nothing."""
     vocab = dict(words) if isinstance(words, Mapping) else {w: w for w in words}
     vocab = {k.lower(): v for k, v in vocab.items()}
     phrases = [w for w in vocab if " " in w]
@@ -229,7 +277,8 @@ def letters_answer(
     its letters is a choice, none comes twice, and the run is not itself an answer word or a
     filler word (``and``, ``an``).  ``names`` maps other accepted words (a source's name, say)
     to a letter.  Raises AnswerError for anything else (a run with a letter twice, or a letter
-    that is not a choice, is refused saying that letters go apart)."""
+    that is not a choice, is refused saying that letters go apart).  The letters read are
+    noted (:func:`heard`, ``letters``)."""
     vocab = {ch.lower(): ch for ch in letters}
     if names:
         vocab.update({k.lower(): v for k, v in names.items()})
@@ -261,9 +310,12 @@ def letters_answer(
                     f"or {letters[:2].lower()})"
                 )
         spread.append(t)
-    got = read(" ".join(spread), words=vocab, cards=False, ranks=False, expected=expected)
+    got = _read(
+        " ".join(spread), words=vocab, cards=False, ranks=False, numbers=False, expected=expected
+    )
     out: list[str] = []
     for w in got.words:
         if w not in out:
             out.append(w)
+    heard("letters", tuple(out))
     return out

@@ -13,7 +13,7 @@ stores keep the verdicts, not the words).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -110,9 +110,13 @@ def question_text(puzzle: Puzzle) -> str:
 @dataclass
 class Tally:
     """How the class answered one puzzle at the first try: ``students`` in the class,
-    ``answered`` of them, ``right`` of those; ``wrong``: the commonest wrong answers, each
-    (words, or :data:`GAVE_UP`; how many; the names of those who gave it); ``unknown``: wrong
-    first tries whose words were not kept (answered before the server was started again)."""
+    ``answered`` of them, ``right`` of those; ``wrong``: the commonest wrong answers, counted
+    by what they mean as the puzzle's grader reads them (:func:`tutor.puzzles.answers.meaning`:
+    ``b`` and ``B`` are one answer), each (its words as typed most often, or
+    :data:`GAVE_UP`; how many; the names of those who gave it); ``unread``: wrong first tries
+    whose words the grader cannot read now, each (its words; how many; names), never merged
+    with a graded answer; ``unknown``: wrong first tries whose words were not kept (answered
+    before the server was started again)."""
 
     heading: str
     puzzle: Puzzle
@@ -120,6 +124,7 @@ class Tally:
     answered: int
     right: int
     wrong: list[tuple[str, int, list[str]]] = field(default_factory=list)
+    unread: list[tuple[str, int, list[str]]] = field(default_factory=list)
     unknown: int = 0
 
     @property
@@ -138,10 +143,15 @@ def tally(
 ) -> Tally:
     """The :class:`Tally` of ``puzzle`` over ``students``: each (name, the answers their store
     keeps, the tries of their sessions on this server).  A first try counts as the store kept
-    it; its words are the session's try of it."""
+    it; its words are the session's try of it, grouped by what they mean
+    (:func:`tutor.puzzles.answers.meaning`)."""
+    from tutor.puzzles.answers import meaning
+
     out = Tally(heading, puzzle, len(students), 0, 0)
-    words: Counter[str] = Counter()
-    who: dict[str, list[str]] = {}
+    groups: Counter[Hashable] = Counter()
+    who: dict[Hashable, list[str]] = {}
+    spellings: dict[Hashable, Counter[str]] = {}
+    read: dict[str, Hashable | None] = {}  # each spelling read once
     for name, answers, tries in students:
         first = _first(answers, puzzle.id)
         if first is None:
@@ -154,10 +164,25 @@ def tally(
         if tried is None:
             out.unknown += 1
             continue
-        key = GAVE_UP if tried.revealed else " ".join(tried.text.split())
-        words[key] += 1
+        typed = GAVE_UP if tried.revealed else " ".join(tried.text.split())
+        key: Hashable
+        if tried.revealed:
+            key = GAVE_UP
+        else:
+            if typed not in read:
+                read[typed] = meaning(puzzle, typed)
+            key = read[typed] if read[typed] is not None else ("unread", typed)
+        groups[key] += 1
         who.setdefault(key, []).append(name)
-    out.wrong = [(w, n, who[w]) for w, n in words.most_common(COMMON_WRONG)]
+        spellings.setdefault(key, Counter())[typed] += 1
+    ranked = groups.most_common()
+
+    def row(key: Hashable, n: int) -> tuple[str, int, list[str]]:
+        return spellings[key].most_common(1)[0][0], n, who[key]
+
+    unread = [k for k, _ in ranked if isinstance(k, tuple) and k[:1] == ("unread",)]
+    out.wrong = [row(k, n) for k, n in ranked if k not in unread][:COMMON_WRONG]
+    out.unread = [row(k, groups[k]) for k in unread]
     return out
 
 

@@ -24,7 +24,7 @@ from tutor.engine.observe import observe
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.base import Candidate, Ctx, Plan, PuzzleKind, Verdict, join, player_name
 from tutor.puzzles.model import AnswerError, Definition, Puzzle
-from tutor.puzzles.reader import clean, read
+from tutor.puzzles.reader import clean, heard, read
 
 _RANK_PAIR = re.compile(
     r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes|six|sevens?|"
@@ -176,6 +176,7 @@ class Count(PuzzleKind):
                 raise AnswerError(f"the question asks about the {_names(asked)} only")
             if set(said) != set(asked):
                 raise AnswerError(f"give a number for each of the {_names(asked)}")
+            heard("counts", tuple(sorted(said.items())))  # what the pairs said, read
         else:
             got = read(
                 t,

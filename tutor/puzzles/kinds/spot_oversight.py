@@ -67,7 +67,7 @@ from tutor.puzzles.base import (
 )
 from tutor.puzzles.kinds.spot_story import COUNTING, RULESET, claim_groups, decided_by, table_story
 from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
-from tutor.puzzles.reader import NOTHING_WORDS, tokens
+from tutor.puzzles.reader import NOTHING_WORDS, heard, tokens
 
 #: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
 #: learner's to claim (RULES.md 3.4: anyone but the one who made the mistake).
@@ -707,6 +707,7 @@ class SpotOversight(PuzzleKind):
         if says_nothing:
             if any(w.lower() not in CLAIM_FILLER for w in rest):
                 raise AnswerError("name the cards you claim, or answer `nothing`, not both")
+            heard("claim", "nothing")
             return self._nothing(p)
         try:
             named = read_claim_words(" ".join(rest))
@@ -718,6 +719,7 @@ class SpotOversight(PuzzleKind):
             raise AnswerError(
                 "name the cards you claim (for example `claim 9S 9H`), or answer `nothing`"
             )
+        heard("claim", (named.cards, named.rank, tuple(sorted(named.kinds))))
         return self._claimed(p, named, " ".join(rest))
 
     def _nothing(self, p: Puzzle) -> Verdict:
