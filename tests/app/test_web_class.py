@@ -309,6 +309,47 @@ def test_everything_outlives_a_restart(tmp_path):
         web.close()
 
 
+def _where(board: str, name: str) -> str:
+    """The dashboard's "where" cell of ``name``, as words."""
+    row = re.search(rf'<th scope="row">{re.escape(name)}</th>\s*<td>(.*?)</td>', board, re.S)
+    assert row, board
+    return " ".join(_words(row.group(1)).split())
+
+
+def test_the_dashboard_knows_where_each_was_after_a_restart(tmp_path):
+    """Issue 44: after the server is started again, a student whose page has not been back
+    yet is not shown as off every lesson: the dashboard says they are not seen since the
+    start and where their progress store last had them; once their page is back, where they
+    are."""
+    k = Class(tmp_path / "class")
+    try:
+        k.join("Ann")
+        k.join("Bob")  # joined, never opened a lesson
+        html = k.page("Ann")
+        html = _send(k.students["Ann"][0], html, "next")
+        html = _send(k.students["Ann"][0], html, "next")
+        assert "page 3 of 5" in html
+        assert _where(k.teacher.get("/teacher").text, "Ann") == "Lesson 1, page 3 of 5"
+        cookie = k.teacher.cookies.get(TEACHER_COOKIE)
+        _, tok = k.students["Ann"]
+    finally:
+        k.close()
+    web = WebApp(room=ClassRoom(tmp_path / "class"))
+    try:
+        teacher = TestClient(web.app)
+        teacher.cookies.set(TEACHER_COOKIE, cookie)
+        board = teacher.get("/teacher").text
+        assert _where(board, "Ann") == (
+            "not seen since the server started; last on lesson 1, page 3 of 5"
+        )
+        assert _where(board, "Bob") == "not seen since the server started"
+        student = TestClient(web.app)
+        assert "page 3 of 5" in student.get(f"/s/{tok}/lesson/history").text
+        assert _where(teacher.get("/teacher").text, "Ann") == "Lesson 1, page 3 of 5"
+    finally:
+        web.close()
+
+
 def test_a_personal_code_goes_on_on_another_device(klass):
     k = klass
     c, tok = k.join("Ann")

@@ -396,7 +396,17 @@ class WebApp:
     # -- learners --------------------------------------------------------------------------
 
     def learner(self, token: str) -> Learner | None:
-        """The learner whose token is ``token`` (kept while the server runs), or None."""
+        """The learner whose token is ``token`` (kept while the server runs), or None.  A
+        learner first seen by this server changes the dashboard (no longer "not seen")."""
+        with self._lock:
+            if token in self.learners:
+                return self.learners[token]
+        found = self._learner_of(token)
+        if found is not None:
+            self.changed()
+        return found
+
+    def _learner_of(self, token: str) -> Learner | None:
         with self._lock:
             if token in self.learners:
                 return self.learners[token]
@@ -909,20 +919,39 @@ class WebApp:
         for name, path in self.room.roster():
             ln = learners.get(path)
             s = ln.session if ln is not None else None
-            where, is_stuck = None, False
-            if s is not None and s.runner is not None and s.alive:
+            where, is_stuck, done = None, False, False
+            if s is not None and s.runner is not None and (s.alive or s.io.finished):
                 page = s.runner.page_now
                 where = (s.lesson, None if page is None else page + 1, len(s.lesson.pages))
                 is_stuck = live.stuck(s.tries)
+                done = s.io.finished
             rows.append(
                 {
                     "name": name,
                     "where": where,
                     "stuck": is_stuck,
-                    "done": bool(s is not None and s.io.finished),
+                    "done": done,
+                    # no lesson open on this server (or not seen since it started): where
+                    # their store last had them
+                    "last": self._last_place(path) if where is None else None,
+                    "seen": ln is not None,
                 }
             )
         return {"report": self._grid(), "rows": rows}
+
+    def _last_place(self, path: Path) -> tuple[CourseEntry, int | None, int] | None:
+        """Where the student whose progress is at ``path`` last was, as their store keeps it
+        (for a student not seen since this server started): the lesson they opened last, its
+        page (1-based; None: at its end) and its number of pages; None before any lesson.
+        (So a restart of the server does not make a class's students look idle.)"""
+        with ProgressStore(path) as store:
+            last = store.last_lesson()
+            state = store.lesson_state(last) if last else None
+        entry = self._entry(last) if last else None
+        if entry is None or state is None:
+            return None
+        pages = len(self.lesson_of(entry.id).pages)
+        return entry, (min(state.page, pages - 1) + 1 if state.in_progress else None), pages
 
     async def report_csv(self, request: Request) -> Response:
         """The class report as CSV (``laugh class report --csv``'s)."""
