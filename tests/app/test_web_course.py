@@ -299,3 +299,38 @@ def test_a_full_class_takes_no_more_students(tmp_path, monkeypatch):
         r = client.post("/join", data={"code": room.code, "name": "Cy"}, follow_redirects=False)
         assert r.status_code == 403 and "The class is full" in r.text
     assert [n for n, _ in room.roster()] == ["Ann", "Bob"]
+
+
+def test_a_drawing_comes_at_a_phones_width_and_at_a_wide_windows(solo):
+    """Issue 44: a lesson's drawings (a records grid, a puzzle's position and question, an
+    explanation) are drawn 40 columns wide for a phone and 72 for a wider window (the style
+    sheet shows the one that fits), not at a phone's width on a projector."""
+    from html import unescape
+
+    from tutor.app.web.webio import WIDE, WIDTH
+
+    web, client = solo
+    html = client.get(f"/s/{TOKEN}/lesson/history").text
+    pairs, alone = [], []
+    for _ in range(20):
+        pairs += re.findall(
+            r'<pre class="board narrow"[^>]*>(.*?)</pre><pre class="board wide"[^>]*>(.*?)</pre>',
+            html,
+            re.S,
+        )
+        alone += re.findall(r'<pre class="board"[^>]*>(.*?)</pre>', html, re.S)
+        if 'id="answer"' in html:
+            puzzle = web.learner(TOKEN).session.runner.current
+            html = _send(client, html, puzzle.expected_answer_text())  # its explanation
+            continue
+        if _form(html) is None:
+            break
+        html = _send(client, html, "next")
+    assert len(pairs) >= 3, "no drawing at two widths"
+
+    def widest(text: str) -> int:
+        return max(len(line) for line in unescape(text).splitlines())
+
+    assert all(widest(n) <= WIDTH and widest(w) <= WIDE for n, w in pairs)
+    assert all(widest(w) > WIDTH for _, w in pairs)  # the wide one uses the room
+    assert all(widest(a) <= WIDTH for a in alone)  # one drawing: it fits a phone anyway

@@ -310,3 +310,44 @@ def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages
     finally:
         srv.stop()
     assert not problems, problems
+
+
+_DRAWN = """() => Array.from(document.querySelectorAll('pre.board'))
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [Math.max(...el.innerText.split('\\n').map((l) => l.length)),
+                el.scrollWidth, el.clientWidth])"""
+
+
+def test_a_drawing_fits_the_window_at_360_and_at_1280(tmp_path, pages):
+    """Issue 44: a drawing (a records grid, a puzzle's position and question) is shown at a
+    width that fits the window: 40 columns on a phone, 72 at 1,280 px (not a phone's 40 in a
+    wide column), and never wider than its box."""
+    srv = Served(WebApp(store=tmp_path / "progress.sqlite3", token=TOKEN))
+    page = pages(360, 740)
+    seen = {360: [], 1280: []}
+    try:
+        page.goto(f"{srv.base}/s/{TOKEN}/lesson/history")
+        for _ in range(10):
+            for width in (360, 1280):
+                page.set_viewport_size({"width": width, "height": 800})
+                seen[width] += page.evaluate(_DRAWN)
+                if width == 360:
+                    _fits(page)
+            if page.locator("#answer").count():
+                _shot(page, "web-drawing-1280", tmp_path)
+                page.set_viewport_size({"width": 360, "height": 740})
+                _shot(page, "web-drawing-360", tmp_path)
+                break
+            with page.expect_navigation():
+                page.click("button[value=next]")
+        else:
+            raise AssertionError("lesson 1 posed no puzzle")
+        assert not page.laugh_errors
+    finally:
+        srv.stop()
+    assert seen[360] and seen[1280]
+    for width, drawn in seen.items():
+        for columns, scroll, box in drawn:
+            assert scroll <= box, f"a drawing runs out of its box at {width} px"
+            assert columns <= (40 if width == 360 else 72), (width, columns)
+    assert max(c for c, _, _ in seen[1280]) > 40  # the room of a wide window is used

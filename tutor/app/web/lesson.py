@@ -157,7 +157,7 @@ class WebLessonRunner(LessonRunner):
             else:
                 from tutor.app.blocks import render_block
 
-                web.show(render_block(item, ctx, web.width))
+                web.drawing(lambda width, item=item: render_block(item, ctx, width))
 
     def coach_block(self, block: Block) -> None:
         self.ctx.say(

@@ -98,13 +98,15 @@ def source_words(puzzle: Puzzle) -> Markup:
     return Markup("".join(parts))
 
 
-def question_text(puzzle: Puzzle) -> str:
+def question_text(puzzle: Puzzle, width: int = 72) -> str:
     """The puzzle as each student's page poses it (its seat's view and the question), as
-    plain text 60 columns wide: what the projector shows the class."""
+    plain text ``width`` columns wide: what the projector shows the class (drawn at
+    :data:`~tutor.app.web.webio.WIDE` and :data:`~tutor.app.web.webio.WIDTH`, as a lesson's
+    page draws it)."""
     from tutor.app.web.webio import plain_text
     from tutor.puzzles.render import render_puzzle
 
-    return plain_text(render_puzzle(puzzle, console_width=60), width=60)
+    return plain_text(render_puzzle(puzzle, console_width=width), width=width)
 
 
 @dataclass

@@ -8,8 +8,9 @@ answers it (:meth:`submit`, from the server's thread).  So the page only ever ho
 runner has already said: a puzzle's question and options before the answer, its grade and
 explanation after.
 
-Rich renderables (a puzzle's board, a table of rules) are shown as their plain text, laid out
-:data:`WIDTH` columns wide; a lesson's prose and quotations come as HTML the runner made
+Rich renderables (a puzzle's board, a table of rules) are shown as their plain text, drawn
+twice: :data:`WIDTH` columns wide for a phone and :data:`WIDE` for a wider window (the page's
+style sheet shows the one that fits); a lesson's prose and quotations come as HTML the runner made
 (:meth:`html`, from :mod:`tutor.teaching.prose` and :mod:`tutor.teaching.html`, every word of
 a file escaped).  :meth:`close` ends the session: the waiting question raises ``EOFError``, as
 the end of a pipe does, so the runner saves and leaves.
@@ -31,11 +32,16 @@ from tutor.app.io import ConsoleIO
 from tutor.engine.safetext import printable
 from tutor.teaching.io import Event, Reply
 
-__all__ = ["WIDTH", "Interrupted", "Item", "Prompt", "WebIO"]
+__all__ = ["WIDE", "WIDTH", "Interrupted", "Item", "Prompt", "WebIO"]
 
 #: Columns a rich renderable (a board, a table) is laid out in on a page: the narrowest
 #: terminal the program supports, so a line fits a 360-pixel phone unbroken.
 WIDTH = 40
+
+#: Columns a rich renderable is also laid out in, for a window of 48rem (768 px) or more: a
+#: line of 72 columns fits the page's column there (``static/web.css`` shows this drawing
+#: from that width up, the :data:`WIDTH` one below it).
+WIDE = 72
 
 #: Style words of the runner's output, as the page's classes.
 _CLASSES = {
@@ -56,14 +62,16 @@ class Interrupted(Exception):
 @dataclass(frozen=True)
 class Item:
     """One thing said on a screen: ``kind`` ``"text"`` (a line or paragraph, ``text``),
-    ``"pre"`` (a renderable laid out in columns, ``text``), ``"html"`` (``html``, markup the
-    server made from escaped text) or ``"answer"`` (what the learner answered, ``text``);
-    ``classes``: the page's classes for its style."""
+    ``"pre"`` (a renderable laid out in columns: ``text`` :data:`WIDTH` columns wide, ``wide``
+    :data:`WIDE` columns wide, or empty where that drawing is the same), ``"html"``
+    (``html``, markup the server made from escaped text) or ``"answer"`` (what the learner
+    answered, ``text``); ``classes``: the page's classes for its style."""
 
     kind: str
     text: str = ""
     html: Markup | None = None
     classes: str = ""
+    wide: str = ""
 
 
 @dataclass
@@ -160,9 +168,17 @@ class WebIO(ConsoleIO):
                 if r.plain.strip():
                     self._add(Item("text", printable(r.plain), classes=_classes(str(r.style))))
             else:
-                shown = plain_text(r)
-                if shown.strip():
-                    self._add(Item("pre", shown))
+                self._drawn(plain_text(r), plain_text(r, width=WIDE))
+
+    def drawing(self, make: Callable[[int], object]) -> None:
+        """The renderable ``make(width)`` makes for a width in columns, laid out at
+        :data:`WIDTH` and at :data:`WIDE` (for a renderable that chooses its layout by the
+        width it is given, such as a table of rules)."""
+        self._drawn(plain_text(make(WIDTH)), plain_text(make(WIDE), width=WIDE))
+
+    def _drawn(self, narrow: str, wide: str) -> None:
+        if narrow.strip():
+            self._add(Item("pre", narrow, wide=wide if wide != narrow else ""))
 
     def page(self, *renderables) -> None:
         """As :meth:`show` (a page scrolls; nothing waits for Enter)."""
