@@ -334,3 +334,35 @@ def test_a_drawing_comes_at_a_phones_width_and_at_a_wide_windows(solo):
     assert all(widest(n) <= WIDTH and widest(w) <= WIDE for n, w in pairs)
     assert all(widest(w) > WIDTH for _, w in pairs)  # the wide one uses the room
     assert all(widest(a) <= WIDTH for a in alone)  # one drawing: it fits a phone anyway
+
+
+def test_a_name_taken_is_said_and_the_personal_code_offered(tmp_path):
+    """Two students called Ann are two rows "Ann" on the teacher's dashboard: a second Ann
+    (case aside) is asked to add an initial, or to type her personal code if it is her."""
+    room = ClassRoom(tmp_path / "class")
+    web = WebApp(room=room)
+    with TestClient(web.app) as client:
+        _join(client, room, "Ann")
+        r = client.post("/join", data={"code": room.code, "name": " ann "}, follow_redirects=False)
+        assert r.status_code == 400
+        assert "is called ann already: add an initial" in _words(r.text)
+        assert "personal code" in _words(r.text)
+        assert [n for n, _ in room.roster()] == ["Ann"]
+        _join(client, room, "Ann B.")
+        assert [n for n, _ in room.roster()] == ["Ann", "Ann B."]
+    web.close()
+
+
+def test_a_lessons_opening_names_no_seed_and_lists_what_is_learnt(solo):
+    """The page's opening: the lesson's length without the attempt's seed (a terminal's
+    matter), its title once (the page's heading), what the learner will learn as a list."""
+    from tutor.teaching.lessons import open_lesson
+
+    web, client = solo
+    html = client.get(f"/s/{TOKEN}/lesson/history").text
+    lesson = open_lesson("history")
+    assert "seed" not in _words(html).lower()
+    assert f"About {lesson.minutes} minutes; {len(lesson.pages)} pages" in html
+    assert _words(html).count(lesson.title) == 3  # the tab's title, the heading, the page line
+    items = re.search(r"<p>You will learn to:</p><ul>(.*?)</ul>", html, re.S)
+    assert items and items.group(1).count("<li>") == len(lesson.objectives)

@@ -86,7 +86,23 @@ class WebLessonRunner(LessonRunner):
         return io
 
     def header(self, resumed: bool):
+        """The terminal's header as a page says it: no title (the page's heading names the
+        lesson) and no seed (a terminal's matter, a puzzling word to a class); the objectives
+        as a list (Markup); the buttons in place of the terminal's keys."""
         out = super().header(resumed)
+        lesson = self.lesson
+        assert isinstance(out[1], Text) and "minutes" in out[1].plain
+        out[:2] = [
+            Text(
+                f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
+                f"{lesson.puzzle_count} puzzles.",
+                style="dim",
+            )
+        ]
+        if not resumed and lesson.objectives:
+            assert isinstance(out[1], Text) and out[1].plain == "You will learn to:"
+            items = Markup("").join(Markup("<li>{}</li>").format(o) for o in lesson.objectives)
+            out[1:3] = [Markup("<p>You will learn to:</p><ul>{}</ul>").format(items)]
         # The terminal's keys (Enter, Ctrl-D) are buttons here; a class led by its teacher
         # turns its pages with the teacher.
         led = self.pace is not None and self.pace() is not None
@@ -142,7 +158,11 @@ class WebLessonRunner(LessonRunner):
         ctx.clear()
         web = self.web
         intro, self._intro = self._intro, []
-        web.show(*intro)
+        for said in intro:
+            if isinstance(said, Markup):
+                web.html(said, classes="prose")
+            else:
+                web.show(said)
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title
         web.say(f"{title} · page {page + 1} of {len(lesson.pages)}", style="dim")
         for item in lesson.pages[page]:

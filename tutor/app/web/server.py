@@ -292,6 +292,13 @@ class ClassRoom:
         """True when ``code`` is the teacher's code."""
         return secrets.compare_digest(code.strip().encode(), self.teacher_code.encode())
 
+    def name_taken(self, name: str) -> bool:
+        """True when a student of the class has the name ``name`` already (case aside): a
+        dashboard with two rows "Ann" tells the teacher nothing."""
+        key = name.casefold()
+        with self._lock:
+            return any(str(s["name"]).casefold() == key for s in self.students.values())
+
     def join(self, name: str) -> tuple[str, Learner] | None:
         """A new student named ``name`` (checked by the caller): their token and learner; None
         when the class has :data:`MAX_STUDENTS` already."""
@@ -495,6 +502,11 @@ class WebApp:
             else "That is not this class's code: look again at the board."
         )
         problem = problem or name_problem(name)
+        if not problem and self.room.name_taken(name):
+            problem = (
+                f"A student of this class is called {name} already: add an initial, or, if "
+                "that is you, type your personal code below."
+            )
         if problem:
             return self.render("join.html.j2", 400, problem=problem, name=name, code=code)
         joined = self.room.join(name)
@@ -767,13 +779,15 @@ class WebApp:
         import anyio.to_thread
 
         board = await anyio.to_thread.run_sync(self.board)
+        led = self._led_entry()
         return self.render(
             "teacher.html.j2",
             board=board,
             problem=None,
             path="/teacher",
             pace=self.room.pace,
-            led=self._led_entry(),
+            led=led,
+            led_pages=len(self.lesson_of(led.id).pages) if led is not None else 0,
             lessons=self.index(),
             v=self.version,
             poll="/teacher/live",
