@@ -153,7 +153,9 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     assert "The answer:" not in two and "The source" not in two  # only the puzzle shown
     assert "Show the answers to puzzle 2 of 4" in two
     assert '<strong class="right">1</strong> right at the first try (33%)' in one
-    wrong_row = re.search(r'<li><kbd>([^<]*)</kbd>: <span class="n">(\d+)</span>(.*?)</li>', one)
+    wrong_row = re.search(
+        r'<li><kbd>([^<]*)</kbd>, by <span class="n">(\d+)</span> students(.*?)</li>', one
+    )
     assert wrong_row, one
     assert _words(wrong_row.group(1)) == " ".join(wrong.split())
     assert wrong_row.group(2) == "2" and "Bob" not in one and "Cy" not in one
@@ -262,6 +264,28 @@ def test_the_downloads_are_the_class_reports_and_the_students_files(klass, tmp_p
     drop = cli[0].index("file")  # the files' names differ
     assert [r[:drop] + r[drop + 1 :] for r in web] == [r[:drop] + r[drop + 1 :] for r in cli]
     assert any(r[0] == "'=HYPERLINK(1)" or r[0].startswith("'=") for r in web)
+    # the dashboard's grid, cell by cell, is laugh class report's over the same files
+    from html import unescape
+
+    board = k.teacher.get("/teacher").text
+    table = re.search(r'<table class="grid">(.*?)</table>', board, re.S).group(1)
+    heads = [unescape(h) for h in re.findall(r'<th scope="col">([^<]*)</th>', table)]
+    rows = [
+        [unescape(c) for c in re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", tr)]
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)[1:]
+    ]
+    themes = heads[1:-1]
+    assert themes and len(rows) == len(cli) - 1 == 4  # three learners and the class
+    for got, want in zip(rows, cli[1:]):
+        cells = dict(zip(cli[0], want))
+        assert got[0] == want[0].lstrip("'")
+        for label, cell in zip(themes, got[1:-1]):
+            (col,) = [c for c in cli[0] if c.startswith(f"{label} [") and c.endswith("answers")]
+            answers = cells[col]
+            accuracy = cells[col.replace(": answers", ": accuracy")]
+            expect = f"{round(float(accuracy) * int(answers))}/{answers}" if answers else ""
+            assert cell == expect, (want[0], label)
+        assert got[-1] == f"{cells['all: right']}/{cells['all: answers']}"
     html = k.teacher.get("/teacher/report.html")
     assert html.status_code == 200 and "Bob" in html.text
     # a student's own file, imported into their own laugh

@@ -172,6 +172,18 @@ def test_a_student_joins_by_code_answers_and_comes_back(tmp_path, pages):
         problems += _axe(page)
         _fits(page)
         _shot(page, "class-join-360", tmp_path)
+        page.fill("#code", room.code)
+        page.fill("#name", "")
+        page.fill("#personal", "AAAA-AAAA")  # a wrong personal code: said on the page
+        with page.expect_navigation():
+            page.click("form[action='/continue'] button")
+        assert "No student has that personal code" in page.inner_text("main")
+        problems += _axe(page)
+        page.goto(f"{srv.base}/s/no-such-token/")  # the page of an address that opens nothing
+        assert "No learner has this address" in page.inner_text("main")
+        problems += _axe(page)
+        _fits(page)
+        page.goto(f"{srv.base}/")
         page.fill("#code", room.code.lower())
         page.fill("#name", "<b>Ann</b>")
         _enter(page)
@@ -274,7 +286,7 @@ def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages
         first = projector.locator("section.tally").first
         assert first.locator(".right").inner_text() == "1"
         assert "(33%)" in first.inner_text()
-        assert first.locator("ul.wrong li").first.inner_text().endswith(": 2")
+        assert first.locator("ul.wrong li").first.inner_text().endswith(", by 2 students")
         assert "Bob" not in projector.inner_text("main")  # no names unless chosen
         problems += _axe(projector)
         _shot(projector, "class-projector-1280", tmp_path)
