@@ -374,6 +374,25 @@ def test_the_dashboard_knows_where_each_was_after_a_restart(tmp_path):
         web.close()
 
 
+def test_a_student_at_a_lessons_end_is_shown_there(klass):
+    """A student who finished a lesson is at its end on the dashboard, also once the
+    lesson's runner has left (not "no lesson open")."""
+    k = klass
+    c, _ = k.join("Ann")
+    html = _to_puzzles(k, "Ann")
+    for _ in range(30):
+        if "What comes next" in html:
+            break
+        if 'id="answer"' in html:
+            html = _send(c, html, k.runner("Ann").current.expected_answer_text())
+        else:
+            html = _send(c, html, "no" if 'value="no"' in html else "finish")
+    assert "Lesson complete" in html
+    session = k.web.learner(k.students["Ann"][1]).session
+    assert wait_until(lambda: not session.alive, 10)
+    assert _where(k.teacher.get("/teacher").text, "Ann") == "Lesson 1, at its end"
+
+
 def test_a_personal_code_goes_on_on_another_device(klass):
     k = klass
     c, tok = k.join("Ann")
