@@ -175,9 +175,11 @@ class WebLessonRunner(LessonRunner):
             elif item.kind == "quote":
                 web.html(quote_html(item, ctx), classes="quotes")
             else:
+                from functools import partial
+
                 from tutor.app.blocks import render_block
 
-                web.drawing(lambda width, item=item: render_block(item, ctx, width))
+                web.drawing(partial(render_block, item, ctx))
 
     def coach_block(self, block: Block) -> None:
         self.ctx.say(
