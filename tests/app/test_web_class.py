@@ -554,3 +554,37 @@ def test_an_answer_means_what_its_grader_reads():
     assert meaning(p, w.lower()) == meaning(p, f" ({w.upper()}) ") is not None
     assert meaning(p, right) != meaning(p, w) and meaning(p, right) is not None
     assert meaning(p, "zz") is None and meaning(p, "") is None
+
+
+def test_the_projector_shows_unread_answers_apart_and_as_text():
+    """The projector's page lists words the grader cannot read under a heading of their own,
+    escaped, never among the commonest wrong answers."""
+    from tutor.app.puzzling import generate
+    from tutor.app.web.live import Tally, question_text, source_words
+    from tutor.app.web.server import Pace, _environment
+    from tutor.teaching.lessons import course_index
+
+    p = generate("reading", seed=5)
+    t = Tally("Puzzle 1 of 1", p, 3, 3, 1, wrong=[("A", 1, ["Bob"])], unread=[("<zz>", 1, ["Eve"])])
+    view = {
+        "entry": course_index()[0],
+        "page": 5,
+        "pages": 5,
+        "tallies": [t],
+        "here": 3,
+        "sources": source_words,
+        "question": question_text,
+        "students": 3,
+    }
+    html = (
+        _environment()
+        .get_template("projector.html.j2")
+        .render(
+            view=view, pace=Pace(mode="led", lesson="history", shown=1), lessons=[], v=1, poll=""
+        )
+    )
+    wrong = html.split('<ul class="wrong">')[1].split("</ul>")[0]
+    unread = html.split("Answers the program cannot read")[1].split("</ul>")[0]
+    assert "zz" not in wrong and "<kbd>A</kbd>, by" in wrong
+    assert '<kbd>&lt;zz&gt;</kbd>, by <span class="n">1</span> student' in unread
+    assert "Eve" not in html  # no names unless the teacher shows them
