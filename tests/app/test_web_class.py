@@ -464,7 +464,8 @@ def test_class_serve_lead_starts_the_class_teacher_led(tmp_path, monkeypatch, ca
     assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "1"]) == 0
     out = capsys.readouterr().out
     assert served[0].room.pace.led and served[0].room.pace.lesson == "history"
-    assert "Teacher-led: lesson history, page 1" in out and "/projector" in out
+    assert "Teacher-led: lesson 1, " in out and ", page 1;" in out
+    assert "lesson history" not in out and "/projector" in out
     assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "nope"]) == 2
     assert "no lesson 'nope'" in capsys.readouterr().err
 

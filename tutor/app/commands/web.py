@@ -91,6 +91,14 @@ def register_class_serve(actions, parent) -> None:
     p.set_defaults(handler=run_class_serve)
 
 
+def _course() -> list:
+    """The course's lessons (:func:`tutor.teaching.lessons.course_index`), imported when a
+    class is served."""
+    from tutor.teaching.lessons import course_index
+
+    return list(course_index())
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port``; LaughError in one line when it cannot be (the
     port taken, an address not this machine's)."""
@@ -183,9 +191,7 @@ def run_class_serve(args) -> int:
     try:
         room = ClassRoom(folder)
         if args.lead is not None:
-            from tutor.teaching.lessons import course_index
-
-            entry = next((e for e in course_index() if args.lead in (e.id, str(e.number))), None)
+            entry = next((e for e in _course() if args.lead in (e.id, str(e.number))), None)
             if entry is None:
                 raise UsageError(f"no lesson {args.lead!r}: laugh lessons list shows them")
             room.set_pace(mode="led", lesson=entry.id, page=0)
@@ -203,10 +209,11 @@ def run_class_serve(args) -> int:
             "(keep it to yourself); the projector: {join}projector.".replace("{join}", join)
         )
         pace = room.pace
+        led = next((e for e in _course() if e.id == pace.lesson), None) if pace.led else None
         echo(
-            f"Teacher-led: lesson {pace.lesson}, page {pace.page + 1}; move the class from "
-            "the projector."
-            if pace.led
+            f"Teacher-led: lesson {led.number}, {led.title}, page {pace.page + 1}; move the "
+            "class from the projector."
+            if led is not None
             else "Self-paced: each student at their own page (lead the class from the teacher's "
             "page)."
         )
