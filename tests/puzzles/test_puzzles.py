@@ -254,7 +254,7 @@ GOLDEN = {
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
-    "claim-window.parlett.5.100": "be2e7711ae2674e3",
+    "claim-window.parlett.5.100": "a63761bfa8f15213",
     "keep.parlett.5.100": "1ee822ace67235b8",
 }
 

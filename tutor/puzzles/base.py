@@ -198,7 +198,8 @@ class Plan(TypedDict, total=False):
     ``variant`` (every kind but ``best-move``'s decoy-free plans), and what a kind draws besides:
     the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
     may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
-    reading names (as JSON), and whether the settlement has a table ``mournival``."""
+    reading names (as JSON), whether the settlement has a table ``mournival``, and the ``form``
+    of the action a claim-window puzzle asks about and whether the learner made it (``mine``)."""
 
     variant: str
     theme: str
@@ -208,6 +209,8 @@ class Plan(TypedDict, total=False):
     item: int
     value: JSONValue
     mournival: bool
+    form: str
+    mine: bool
 
 
 @dataclass

@@ -3,10 +3,17 @@
 The position is a real deal played by careless computer players, cut one to three actions
 after an action that opened an oversight (RULES.md 4) or that looks like one and is not (a
 lie-down of two or more of a rank, a capture of one table card that leaves others of its rank):
-the question tells that action and those since, and asks whether the learner may claim cards of
-that rank now, and why.  The four answers are the same in every puzzle, worded alike (the
-kind's data, ``puzzles/claim-window.yaml``), one for each case the plan draws in turn
-(:data:`CASES`), so no answer is found by its words or by how often it is right:
+the question names that action by what it did to a rank (a lie-down holding it, a capture of
+one of it) and how long ago, and asks whether the learner may claim cards of that rank now, and
+why.  Who made the action, what it laid down or took and every action since are the board's
+(its last actions, and the table now): the position answers, not the question's words (issue
+42: "you capture ..." was always answered "your own", "... claims ..." mostly "too few left").
+The four answers are the same in every puzzle, worded alike (the kind's data,
+``puzzles/claim-window.yaml``), one for each case the plan draws in turn (:data:`CASES`), so no
+answer is found by its words or by how often it is right; and what the question does show is
+drawn whatever the case: the action's form in turn (:data:`FORMS`), how long ago evenly (1 to
+:data:`SINCE`), and for a window closed or no mistake at all, in turn the learner's own action
+and another's (an open mistake is always another's, the learner's own always theirs):
 
 - ``open``: another player made the mistake and what a claim takes is still on the table;
 - ``own``: the learner made it (the engine's :meth:`Deal.claimants` leaves them out);
@@ -51,9 +58,14 @@ from tutor.puzzles.model import Definition, Puzzle
 
 #: The cases, in the order of the answers (A to D) and of the plan's turn.
 CASES = ("open", "own", "closed", "none")
+#: The action asked about, drawn in turn whatever the case: a capture (a split prial, or one
+#: card taken from a pair) or a lie-down (a dead pair or more, or a pair that was not dead).
+FORMS = ("capture", "lie_down")
 #: How many actions after the one asked about a position is cut (1 to this: never at once,
-#: where no window could have closed yet).
+#: where no window could have closed yet), drawn evenly whatever the case.
 SINCE = 3
+#: How long ago the action asked about was, in words.
+AGO = {1: "One action ago", 2: "Two actions ago", 3: "Three actions ago"}
 
 
 def _then(deal: Deal, index: int, rank: int) -> Oversight | None:
@@ -86,7 +98,14 @@ class ClaimWindow(OneLetterKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
+        turn = set_index(seed)
+        case = CASES[turn % len(CASES)]
+        # the action asked about, in turn a capture and a lie-down whatever the case, and in
+        # turn the learner's own and another's (always their own for ``own``, never for
+        # ``open``): what the question says and who the board shows acting tell no answer
+        form = FORMS[(turn // len(CASES)) % len(FORMS)]
+        mine = case == "own" or (case != "open" and (turn // (len(CASES) * len(FORMS))) % 2 == 1)
+        return {"variant": "default", "case": case, "form": form, "mine": mine}
 
     def solve(
         self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int
@@ -105,14 +124,20 @@ class ClaimWindow(OneLetterKind):
         }
 
     def _events(self, snaps: dict[int, Deal]) -> list[tuple[int, int, bool]]:
-        """``(index, rank, mistake)`` for each action that opened an oversight (not the
-        dealer's table mournival) or looks like one and is not: a lie-down of two or more of a
-        rank, or a capture of one table card leaving others of its rank on the table."""
+        """``(index, rank, mistake)`` for each action that opened an oversight of its own (a
+        split prial, a laid-down dead pair, prial or mournival: not the dealer's table
+        mournival, which the first action of play only brings about) or looks like one and is
+        not: a lie-down of two or more of a rank, or a capture of one table card leaving others
+        of its rank on the table."""
         out = []
         for length, d in snaps.items():
             i = length - 1
             a = d.history[i]
-            opened = {o.rank for o in d.open_oversights() if o.index == i}
+            opened = {
+                o.rank
+                for o in d.open_oversights()
+                if o.index == i and o.kind != OversightKind.OVERLOOKED_TABLE_MOURNIVAL
+            }
             out += [(i, r, True) for r in sorted(opened)]
             if a.kind == "lie_down":
                 ranks = [rank_of(c) for c in a.cards]
@@ -129,54 +154,40 @@ class ClaimWindow(OneLetterKind):
 
     def build(self, ctx: Ctx) -> Candidate | None:
         rng, n, case = ctx.rng, ctx.players, ctx.plan["case"]
+        form, mine = ctx.plan["form"], ctx.plan["mine"]
         snaps: dict[int, Deal] = {}
 
         def observer(d: Deal, a: Action) -> None:
             if d.phase == "play" and d.to_move is not None:
                 snaps[len(d.history)] = d.clone()
 
-        ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.4, 0.8)), observer)
+        # careless enough that a split prial is often left open a while (among six players,
+        # five must overlook it), whatever the case
+        ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.5, 0.95)), observer)
         found = []
         for index, rank, mistake in self._events(snaps):
-            if mistake != (case != "none"):
-                continue
             made = snaps[index + 1]
-            opened = next(
-                (o for o in made.open_oversights() if o.index == index and o.rank == rank), None
-            )
-            # who may claim the mistake (the engine's), and who may not; for a move that only
-            # looks like a mistake, everyone but the one who made it
             actor = made.history[index].player
-            may = (
-                made.claimants(opened)
-                if opened is not None
-                else tuple(q for q in range(n) if q != actor)
-            )
+            if mistake != (case != "none") or made.history[index].kind != form:
+                continue
+            # the learner's seat: the one who made the action, or another (the plan's)
+            asked = [actor] if mine else [q for q in range(n) if q != actor]
             for since in range(1, SINCE + 1):
                 cut = snaps.get(index + 1 + since)
                 if cut is None or len(cut.history) != index + 1 + since:
                     break
                 if case == "none" and any(o.rank == rank for o in cut.open_oversights()):
                     continue
-                now = next(
-                    (o for o in cut.open_oversights() if o.index == index and o.rank == rank), None
-                )
-                seats = [q for q in range(n) if q not in may] if case == "own" else list(may)
-                for seat in seats:
-                    got = (
-                        ("open" if seat in cut.claimants(now) else "own")
-                        if now is not None
-                        else "closed"
-                        if mistake
-                        else "none"
-                    )
-                    if got == case:  # the engine's answer is checked by solve below
+                for seat in asked:
+                    if _case(cut, seat, index, rank)[0] == case:  # solve checks it again below
                         found.append((since, cut, seat, index, rank))
+        # how long ago, drawn whatever was found (a window is more often closed the longer
+        # ago, so a length drawn among those found would tell the case)
+        since = rng.randint(1, SINCE)
+        found = [f for f in found if f[0] == since]
         if not found:
             return None
-        # how long ago, drawn first: no case is told by how much has happened since
-        since = rng.choice(sorted({f[0] for f in found}))
-        _, deal, seat, index, rank = rng.choice([f for f in found if f[0] == since])
+        _, deal, seat, index, rank = rng.choice(found)
         words = ctx.defn.word_map("answers")
         choices = [{"letter": LETTERS[k], "case": c, "text": words[c]} for k, c in enumerate(CASES)]
         data = {"index": index, "rank": rank, "choices": choices}
@@ -185,11 +196,11 @@ class ClaimWindow(OneLetterKind):
             return None
         names = [player_name(q, seat) for q in range(n)]
         told = [deal.history[j].describe(True, names) for j in range(index, len(deal.history))]
-        story = "Since then: " + "; ".join(told[1:]) + "."
         doer = deal.history[index].player
         facts = {
             "action": told[0],
-            "since": story,
+            "event": ctx.defn.word_map("event")[form].format(rank=RANK_PLURALS[rank]),
+            "ago": AGO[since],
             "rank": RANK_PLURALS[rank],
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
             "right": answer["right"][0],
