@@ -543,7 +543,7 @@ class MatchSession:
         m = self.match
         self.io.show(deals_renderable(m, self.names))
         self.io.say()
-        if m.ruleset.match_format:
+        if m.ruleset.game().has_match_format:
             self.io.show(sheet_renderable(m, self.seat, self.names[self.seat]))
             self.io.say()
         best = max(m.totals)

@@ -401,9 +401,7 @@ class DealPlayer(Watching):
         who = self.names[d.to_move] if d.to_move is not None else "nobody"
         free = [a for a in mine if a.kind in DECLARATIONS or a.kind == "take_table_mournival"]
         self.io.say(
-            f"It is {who}'s turn. You may claim an oversight at any time"
-            + (", and declare from your hand" if d.declarations_are_free else "")
-            + "."
+            f"It is {who}'s turn. {d.game.at_any_time}."
             + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
         )
 

@@ -115,8 +115,9 @@ class _Session:
         self.reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
         self.bots = make_opponents(lv, n, seat)
         self.result = MatchResult(names=self.names)
-        self.sheet = bool(rs.match_format) and opts.deals >= 2
-        self.pays = rs.lie_down_pays is not None and not rs.has_stakes
+        game = rs.game()
+        self.sheet = game.has_match_format and opts.deals >= 2
+        self.pays = game.lying_down_pays and not game.has_stakes
         self.balances = [0] * n
         self.records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
@@ -320,15 +321,14 @@ def match_games(rs: Ruleset, players: int, first: int, deals: int) -> Sequence[G
     ``deals`` games of its rounds (the practice game is game 1 of round 1, as on ``laugh match``'s
     sheet); otherwise ``deals`` deals.  A single deal is never a match: it is no game of a sheet.
     Raises :class:`UsageError` for more deals than the format's rounds hold."""
-    if not rs.match_format:
+    if not rs.game().has_match_format:
         return plan_games(rs, players, first, deals)
     if deals < 2:
         return [Game(0, first, False, None, None)]
     games = plan_games(rs, players, first)
     if deals > len(games):
-        fmt = rs.match_format
         raise UsageError(
-            f"a {rs.id} match is {fmt['rounds']} rounds of {fmt['games']} games "
+            f"a {rs.id} match is {rs.game().match_layout} "
             f"({len(games)} deals): play at most {len(games)} deals (laugh match "
             "keeps the whole sheet)"
         )
