@@ -10,7 +10,7 @@ lesson runner, and the practice, sources and statistics views.
 - :mod:`tutor.app.sessions`: a drill, practice deals, and the ruleset, seed and store a session
   starts with; :mod:`tutor.app.matches`: a saved, resumable match; :mod:`tutor.app.source_pages`:
   what ``laugh sources`` shows.
-- :mod:`tutor.app.streams`: the standard streams made safe (closed, full, ``| head``, ASCII
+- :mod:`tutor.app.std_streams`: the standard streams made safe (closed, full, ``| head``, ASCII
   fallback), the rich console, whether suit symbols can be shown.
 - :mod:`tutor.app.io`: the two implementations of the I/O seam
   (:class:`tutor.teaching.io.LearnerIO`): :class:`~tutor.app.io.TerminalIO` (rich and

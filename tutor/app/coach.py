@@ -469,7 +469,7 @@ def survey(
 
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO
-    from tutor.app.streams import make_console
+    from tutor.app.std_streams import make_console
 
     holder: dict = {}
     console = make_console(file=_io.StringIO(), width=width, plain=True)

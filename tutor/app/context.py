@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.io import make_io
-from tutor.app.streams import suit_symbols
+from tutor.app.std_streams import suit_symbols
 from tutor.engine.data import laugh_home
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
@@ -50,7 +50,7 @@ class Glyphs:
 
     @classmethod
     def for_terminal(cls) -> Glyphs:
-        """Unicode glyphs when :func:`tutor.app.streams.suit_symbols` says the terminal can show
+        """Unicode glyphs when :func:`tutor.app.std_streams.suit_symbols` says the terminal can show
         them."""
         if suit_symbols():
             return cls()
