@@ -44,7 +44,7 @@ ALLOWED = {
     ("tutor/teaching/progress", "time"): "the date an answer was given or a lesson saved",
     ("tutor/teaching/transfer.py", "time"): "the date of an export",
     ("tutor/teaching/classreport.py", "time"): "the date of a class report",
-    ("tutor/teaching/review.py", "now"): "today, for FSRS's due dates",
+    ("tutor/teaching/spaced_review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
     ("tutor/app/matches.py", "time"): "the date a match was started",
     ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "

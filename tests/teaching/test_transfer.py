@@ -14,7 +14,7 @@ from support import ROOT
 from tutor.engine.errors import DataError
 from tutor.teaching.classreport import build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
-from tutor.teaching.review import weak_skills
+from tutor.teaching.spaced_review import weak_skills
 from tutor.teaching.transfer import FORMAT, export_data, import_file, parse_export, write_export
 
 T0 = 1_767_225_600.0

@@ -171,7 +171,9 @@ class Home:
         out = []
         store = self.ctx.store
         if store.answer_count():
-            from tutor.teaching.review import ReviewBook  # lazily: FSRS loads only when needed
+            from tutor.teaching.spaced_review import (
+                ReviewBook,  # lazily: FSRS loads only when needed
+            )
 
             try:
                 n = len(ReviewBook(store).due())

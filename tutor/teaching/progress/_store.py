@@ -578,7 +578,7 @@ class ProgressStore(Keeping, Reads):
           which keep the higher value; a setting not here is added.
         - Sightings (the figures of spotting oversights) are keyed by ``uid`` as answers are.
         - The ratings are recomputed from the merged answers (:meth:`recompute_ratings`), and
-          the review schedules (:mod:`tutor.teaching.review`, which cache what the answers say)
+          the review schedules (:mod:`tutor.teaching.spaced_review`, which cache what the answers say)
           are dropped to be rebuilt from them in time order.
 
         Raises :class:`~tutor.teaching.progress._values.StoreValueError` for a value the store
