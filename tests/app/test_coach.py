@@ -16,7 +16,7 @@ from support import ROOT, run_laugh
 from tutor.app.coach import ASK_WORDS, CoachedSession, course_coach_block, scripted_learner, survey
 from tutor.app.context import Context, Glyphs
 from tutor.app.io import ScriptedIO
-from tutor.app.play.game import TURN_PROMPT
+from tutor.app.play.practice_deal import TURN_PROMPT
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.parameters import rule_words, value_words
 from tutor.teaching.coach import SITUATIONS, situations, stop_problems
@@ -232,7 +232,7 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
     move on to the end of the deal; no watch prompt waits for a line (it froze for Enter)."""
     from tutor.app.clock import FakeClock
     from tutor.app.coach import ASK_CLAIM
-    from tutor.app.play.game import WATCH_PROMPT
+    from tutor.app.play.practice_deal import WATCH_PROMPT
 
     base = scripted_learner(seed=1)
     asked = []

@@ -1,7 +1,7 @@
 """A practice match: K deals against computer players, the deal passing left.
 
 :func:`play_match` finds the first dealer by the ruleset's cut, plays each deal with a
-:class:`~tutor.app.play.game.DealPlayer`, and after each deal shows the settlement, the review of
+:class:`~tutor.app.play.practice_deal.DealPlayer`, and after each deal shows the settlement, the review of
 the learner's mistakes (the rule-based slips, and the costliest decisions in stakes by the
 engine's analysis: :mod:`tutor.app.play.review`) and the match totals; saves each deal record
 (JSON Lines) under ``laugh_home()/records/``; records the graded moments (claims, at-risk
@@ -31,7 +31,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor.app.match_sheet import sheet_renderable
-from tutor.app.play.game import DealPlayer
+from tutor.app.play.practice_deal import DealPlayer
 from tutor.app.play.review import REVIEW_SAMPLES, DealReview, review_deal
 from tutor.app.play.sheet import review_renderable, settlement_table, totals_table
 from tutor.engine.data import laugh_home
