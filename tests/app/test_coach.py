@@ -15,7 +15,7 @@ from support import ROOT, run_laugh
 
 from tutor.app.coach import ASK_WORDS, CoachedSession, course_coach_block, scripted_learner, survey
 from tutor.app.context import Context, Glyphs
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play.practice_deal import TURN_PROMPT
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.parameters import rule_words, value_words

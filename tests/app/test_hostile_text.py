@@ -225,7 +225,7 @@ def table_client(run: Run) -> None:
     """A player at a live table, fed what a hostile server or another player sends: names with
     markup (``[/b]x`` crashed every other client at each settlement) and, from a server that
     does not check them, with escapes and bidi; says, replies and refusals of free text."""
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.std_streams import make_console
     from tutor.app.tables.client import PlayerClient
     from tutor.engine.deal import new_deal

@@ -13,7 +13,7 @@ from rich.console import Console
 from support import position
 
 from tutor.app.clock import FakeClock, VirtualClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.practice_deal import (

@@ -468,7 +468,7 @@ def survey(
     import io as _io
 
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.std_streams import make_console
 
     holder: dict = {}

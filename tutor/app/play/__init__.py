@@ -2,7 +2,7 @@
 
 - :mod:`tutor.engine.levels`: the levels of computer players and their reaction times;
 - the learner's terminal and its clock come in as the I/O seam (:mod:`tutor.teaching.io`,
-  implemented in :mod:`tutor.app.io` and :mod:`tutor.app.clock`);
+  implemented in :mod:`tutor.app.learner_io` and :mod:`tutor.app.clock`);
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
 - :mod:`tutor.app.play.practice_deal`: one deal and the learner's moves;

@@ -96,7 +96,7 @@ def watch_label(name: str, width: int = 80) -> str:
 @runtime_checkable
 class _LinesInOrder(Protocol):
     """Input whose next line can be looked at before a prompt takes it (piped or scripted
-    lines: :class:`tutor.app.io.ScriptedIO`); ``in_order`` False when it cannot (the answers are
+    lines: :class:`tutor.app.learner_io.ScriptedIO`); ``in_order`` False when it cannot (the answers are
     a function of the prompt)."""
 
     in_order: bool
