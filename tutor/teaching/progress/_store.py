@@ -25,9 +25,9 @@ from tutor.teaching.progress._damage import _check_and_migrate, _check_header, _
 from tutor.teaching.progress._keeping import Keeping, _are, _backup, _busy, _n
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._reading import Reads
-from tutor.teaching.progress._records import Answer, LessonState, RatingChange, Sighting
 from tutor.teaching.progress._salvage import move_aside, salvage
 from tutor.teaching.progress._schema import _LONGEST, FILE_NAME, _connect, _recompute
+from tutor.teaching.progress._store_rows import Answer, LessonState, RatingChange, Sighting
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
 
