@@ -435,7 +435,7 @@ def test_laugh_sources_new_records_writes_a_template_that_loads(teacher, capsys)
 )
 def test_the_date_forms_historians_write_are_read(text, shown, lo, hi):
     """Issue 45, finding 9: "c. 1665-70" and "1665-70" were refused."""
-    from tutor.engine.sources._records import parse_date
+    from tutor.engine.sources._historical_records import parse_date
 
     d = parse_date(text)
     assert (d.text, d.lo, d.hi) == (shown, lo, hi)

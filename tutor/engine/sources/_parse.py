@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from tutor.engine.errors import DataError
 from tutor.engine.models import key_path, refusal, validate
 from tutor.engine.sources._files import _ID_RE, _File, _RawSource, _Ref
+from tutor.engine.sources._historical_records import Record, parse_date
 from tutor.engine.sources._library import Quotation, _qualify, _split_ref
-from tutor.engine.sources._records import Record, parse_date
 from tutor.engine.sources._rulesets import _parse_ruleset
 
 if TYPE_CHECKING:
