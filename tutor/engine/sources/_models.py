@@ -17,9 +17,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from tutor.engine.models import Model
-from tutor.engine.sources._files import _ID_RE, _describe
 from tutor.engine.sources._historical_records import RECORD_KINDS
 from tutor.engine.sources._library import KINDS
+from tutor.engine.sources._source_file import _ID_RE, _describe
 
 __all__ = ["BasedOn", "Citation", "Dated", "Problem", "Quotation", "RecordEntry", "SourceFile"]
 
