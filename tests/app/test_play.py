@@ -888,9 +888,9 @@ def test_a_claim_made_beside_the_learner_is_refereed_as_any_claim(rulesets):
 
 
 def test_the_coach_uses_no_private_part_of_the_play_screen():
-    from tutor.app import coach
+    from tutor.app import coached_deal
 
-    source = open(coach.__file__, encoding="utf-8").read()
+    source = open(coached_deal.__file__, encoding="utf-8").read()
     assert not re.findall(r"\bplayer\._\w+", source)
 
 

@@ -468,8 +468,8 @@ class Home:
         start_play(io=self.ctx.io, next_line=False)
 
     def coach(self) -> None:
-        """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
-        from tutor.app.coach import home_coached_deals  # lazily: see practice()
+        """The course's first deal with a coach (:func:`tutor.app.coached_deal.home_coached_deals`)."""
+        from tutor.app.coached_deal import home_coached_deals  # lazily: see practice()
 
         home_coached_deals(self.ctx)
 

@@ -24,7 +24,7 @@ named the cards (or the rank) and pressed Enter.  The learner's terminal is the 
 seam (:class:`tutor.teaching.io.LearnerIO`), and time comes from its clock.
 
 **Watching beside the learner.**  An ``observer`` (a :class:`DealObserver`: the coach of
-:mod:`tutor.app.coach`) is told of each of the learner's prompts before it is read, may take a
+:mod:`tutor.app.coached_deal`) is told of each of the learner's prompts before it is read, may take a
 line the learner typed before it is read as a move, and is told of each action applied; it
 asks the engine its own questions of :attr:`DealPlayer.deal` and speaks through the same
 :attr:`DealPlayer.io`.
