@@ -29,7 +29,16 @@ And every rule in the engine (issue 43):
 - no engine error's text is taken apart (``str(exc).removeprefix("action 0: ")`` under ``except
   RecordError as exc``), nor an action's kind (``a.kind.removeprefix("declare_")``): the errors
   carry their parts (``.index``, ``.problem``, ``.detail``, ``.reason`` with its ``.code``), an
-  action its :attr:`~tutor.engine.deal.Action.declared`.
+  action its :attr:`~tutor.engine.deal.Action.declared`;
+- no sentence of the rules is written outside the engine ("you may not claim it; the others
+  may", "it is not dead: ...", "so it is no mistake": :data:`_RULE_PHRASES`): the engine words
+  it (:meth:`~tutor.engine.deal.Deal.why_not_claimant`, :meth:`~tutor.engine.deal.Deal.
+  dead_pair_reason`, :meth:`~tutor.engine.deal.LaidDown.why_closed`, ...) and a screen says
+  its Reason;
+- no ruleset parameter whose value is a structure is tested for presence (``rs.lie_down_pays
+  is not None``, ``bool(rs.match_format)``, ``not rs.oversights``): the Game says the rule
+  (:attr:`~tutor.engine.game.Game.lying_down_pays`, ``has_match_format``,
+  ``lists_oversights``).
 
 Run as a script (``python tests/test_rule_knowledge.py [CHECKOUT]``) it prints what it finds in
 a checkout, for the before and after of the issue's note.
@@ -498,6 +507,80 @@ def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, s
     return out
 
 
+#: The ruleset parameters whose value is a structure or None (a payment, a match format, the
+#: oversights listed): tested for presence, they decide a rule the ruleset's Game names
+#: (:attr:`~tutor.engine.game.Game.lying_down_pays`, :attr:`~tutor.engine.game.Game.
+#: has_match_format`, :attr:`~tutor.engine.game.Game.lists_oversights`).
+_PRESENCE = frozenset({"lie_down_pays", "match_format", "oversights"})
+
+
+def parameter_presence(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` tests a ruleset parameter for presence itself (``rs.lie_down_pays is
+    not None``, ``bool(rs.match_format)``, ``if not rs.oversights``): the rule it decides is
+    the Game's to say."""
+    out: list[tuple[int, str]] = []
+
+    def param(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr in _PRESENCE
+
+    for node in ast.walk(_parsed(source)[0]):
+        tested: list[ast.AST | None] = []
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(isinstance(o, ast.Constant) and o.value is None for o in operands):
+                tested += operands
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            tested.append(node.operand)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "bool" and node.args:
+                tested.append(node.args[0])
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            tested.append(node.test)
+        elif isinstance(node, ast.BoolOp):
+            tested += node.values
+        elif isinstance(node, ast.comprehension):
+            tested += node.ifs
+        if any(param(t) for t in tested):
+            at = node.target if isinstance(node, ast.comprehension) else node
+            out.append((at.lineno, ast.unparse(node)[:120]))
+    return out
+
+
+#: Phrases of the rules' sentences: who may claim, what is or is not a mistake, whether a pair
+#: is dead and what that means.  A screen's own words around them are its own; the sentence
+#: that states the rule is the engine's (a :class:`~tutor.engine.reasons.Reason` it words, or
+#: a wording it names once, such as :data:`~tutor.engine.reasons.FALSE_CLAIM`).
+_RULE_PHRASES = (
+    "may not claim",
+    "others may",
+    "anyone may claim",
+    "may claim an oversight",
+    "it is no mistake",
+    "not a mistake",
+    "not dead:",
+    "never be captured",
+    "still be captured",
+    "nobody can capture",
+    "claim has lapsed",
+)
+
+
+def rule_sentences(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` writes a sentence of the rules itself (a string, or a part of an
+    f-string, holding one of :data:`_RULE_PHRASES`; docstrings aside): "you may not claim it;
+    the others may", "it is not dead: ...", "so it is no mistake"."""
+    tree = _parsed(source)[0]
+    docs = _docstrings(tree)
+    return [
+        (n.lineno, n.value[:100])
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, str)
+        and id(n) not in docs
+        and any(p in n.value.lower() for p in _RULE_PHRASES)
+    ]
+
+
 def _outside_engine(root: Path):
     for path in sorted((root / "tutor").rglob("*.py")):
         rel = path.relative_to(root)
@@ -518,6 +601,8 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
         "sets": [],
         "settlement": [],
         "error_text": [],
+        "presence": [],
+        "rule_sentences": [],
     }
     errors = _engine_errors(root)
     for rel, text in _outside_engine(root):
@@ -532,6 +617,8 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
         out["sets"] += [f"{rel}:{ln}: {src}" for ln, src in set_counting(text)]
         out["settlement"] += [f"{rel}:{ln}: {src}" for ln, src in settlement_arithmetic(text)]
         out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in error_text_munging(text, errors)]
+        out["presence"] += [f"{rel}:{ln}: {src}" for ln, src in parameter_presence(text)]
+        out["rule_sentences"] += [f"{rel}:{ln}: {src}" for ln, src in rule_sentences(text)]
     return out
 
 
@@ -575,6 +662,16 @@ def test_no_module_outside_the_engine_works_out_a_settlement_from_its_rows():
 @pytest.mark.xdist_group("rule_knowledge")
 def test_no_module_outside_the_engine_takes_apart_an_engine_error_or_an_action_kind():
     assert findings()["error_text"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_module_outside_the_engine_tests_a_parameter_for_presence():
+    assert findings()["presence"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_module_outside_the_engine_writes_a_rule_sentence():
+    assert findings()["rule_sentences"] == []
 
 
 # -- the checks can fail ------------------------------------------------------------------------
@@ -682,6 +779,40 @@ def test_the_house_checks_catch_each_breach_of_issue_43_and_pass_the_engine_s_wa
     assert settlement_arithmetic(HOUSE_FINE) == []
     assert error_text_munging(HOUSE_FINE, _engine_errors()) == []
     assert {"RecordError", "NotationError", "IllegalAction"} <= _engine_errors()
+
+
+#: The breaches of the rule-sentence and presence checks, one a line, then the engine's way.
+SENTENCE_BREACHES = """
+def one(deal, rs, seat, mine, found, who, ranks):
+    why = f"that is your own mistake ({mine[0].kind}), and you may not claim it; the others may"
+    lapsed = f"{who} laid them down by mistake, but the claim has lapsed"
+    live = f"it is not dead: the other two {ranks} are not both among the won cards"
+    moment = f"It is {who}'s turn. You may claim an oversight at any time."
+    pays = rs.lie_down_pays is not None
+    sheet = bool(rs.match_format) and not rs.oversights
+    if rs.match_format:
+        pass
+"""
+SENTENCE_FINE = '''
+def two(deal, rs, seat, o, names, who):
+    """A pair is dead when its other two are won: a rule said in a docstring, as here."""
+    why = deal.why_not_claimant(o, seat).words(seat, names)
+    moment = f"It is {who}'s turn. {deal.game.at_any_time}."
+    pays = rs.game().lying_down_pays
+    sheet = rs.game().has_match_format and not rs.game().lists_oversights
+    line = "No mistakes: every claim made" if pays else "a pair you named is not dead"
+    if rs.bonus_to is not None and deal.result.leftovers_to is not None:
+        pass
+'''
+
+
+def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engine_s_way():
+    found = rule_sentences(SENTENCE_BREACHES)
+    assert [ln for ln, _ in found] == [3, 4, 5, 6], found
+    found = parameter_presence(SENTENCE_BREACHES)
+    assert sorted(ln for ln, _ in found) == [7, 8, 8, 9], found
+    assert rule_sentences(SENTENCE_FINE) == []
+    assert parameter_presence(SENTENCE_FINE) == []
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tutor.app.clock import Countdown, FakeClock, VirtualClock, countdown_line
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 
 
 @pytest.mark.parametrize("width", [20, 30, 40, 60, 80, 120])

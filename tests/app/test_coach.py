@@ -13,10 +13,16 @@ import pytest
 from rich.console import Console
 from support import ROOT, run_laugh
 
-from tutor.app.coach import ASK_WORDS, CoachedSession, course_coach_block, scripted_learner, survey
+from tutor.app.coached_deal import (
+    ASK_WORDS,
+    CoachedSession,
+    course_coach_block,
+    scripted_learner,
+    survey,
+)
 from tutor.app.context import Context, Glyphs
-from tutor.app.io import ScriptedIO
-from tutor.app.play.game import TURN_PROMPT
+from tutor.app.learner_io import ScriptedIO
+from tutor.app.play.practice_deal import TURN_PROMPT
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.parameters import rule_words, value_words
 from tutor.teaching.coach import SITUATIONS, situations, stop_problems
@@ -44,7 +50,7 @@ def test_the_course_seed_shows_every_situation_but_a_table_mournival(block):
     """The seed the lesson gives (parlett 42) shows each situation to every scripted learner
     (random, never declaring, never claiming, Willughby's advice, a card counter); a mournival
     dealt to the table does not arise, and the coach says so."""
-    from tutor.app.coach import sure_situations
+    from tutor.app.coached_deal import sure_situations
 
     for ruleset in ("parlett", "inter-livery-2018"):
         assert block.data["deals"][ruleset] == 42
@@ -231,8 +237,8 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
     watch prompt keeps its countdown (the pace), each one runs out, and the computer players
     move on to the end of the deal; no watch prompt waits for a line (it froze for Enter)."""
     from tutor.app.clock import FakeClock
-    from tutor.app.coach import ASK_CLAIM
-    from tutor.app.play.game import WATCH_PROMPT
+    from tutor.app.coached_deal import ASK_CLAIM
+    from tutor.app.play.practice_deal import WATCH_PROMPT
 
     base = scripted_learner(seed=1)
     asked = []
@@ -259,7 +265,7 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
 def _ask_session(block, reply_at_ask):
     """The coached deal with a learner who answers the coach's question with
     ``reply_at_ask(player)``; returns (session, output, what had been printed when asked)."""
-    from tutor.app.coach import ASK_CLAIM
+    from tutor.app.coached_deal import ASK_CLAIM
 
     base = scripted_learner(seed=1, claims=False)
     seen = {}
@@ -321,7 +327,7 @@ def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
     """In the coached deal the coach asks "anything to claim?" at every oversight the engine
     says the learner may claim (:meth:`Deal.claimants`), not only the first (a later dead pair
     went unprompted, issue 45 finding 8); the second deal says once that nobody asks again."""
-    from tutor.app.coach import ASK_CLAIM, ON_YOUR_OWN
+    from tutor.app.coached_deal import ASK_CLAIM, ON_YOUR_OWN
 
     base = scripted_learner(seed=1, claims=False)
     asked: set = set()
@@ -393,7 +399,7 @@ def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys
     """The coach's boxes cite each quotation by source and section alone (the lesson page
     named above it carries the whole citation); the first capture's box gives one line of
     advice, Willughby's as Parlett sums it up, verbatim from Parlett's text with its section."""
-    from tutor.app.coach import short_citation
+    from tutor.app.coached_deal import short_citation
     from tutor.engine.sources import default_library
 
     s, out, _ = _session(block.data, scripted_learner(seed=1))

@@ -13,7 +13,7 @@ import time
 import pytest
 from test_app_tmux import COLOUR, Term
 
-from tutor.app.coach import NEXT, PAUSE, course_coach_block
+from tutor.app.coached_deal import NEXT, PAUSE, course_coach_block
 from tutor.engine.deal import new_deal
 from tutor.engine.sources import default_library
 

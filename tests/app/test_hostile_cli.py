@@ -476,7 +476,7 @@ def test_the_console_prints_no_control_character_from_any_text(text):
     from rich.table import Table
     from rich.text import Text
 
-    from tutor.app.streams import make_console
+    from tutor.app.std_streams import make_console
 
     buf = io.StringIO()
     out = make_console(file=buf, width=30, plain=True)

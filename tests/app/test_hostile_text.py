@@ -225,8 +225,8 @@ def table_client(run: Run) -> None:
     """A player at a live table, fed what a hostile server or another player sends: names with
     markup (``[/b]x`` crashed every other client at each settlement) and, from a server that
     does not check them, with escapes and bidi; says, replies and refusals of free text."""
-    from tutor.app.io import ScriptedIO
-    from tutor.app.streams import make_console
+    from tutor.app.learner_io import ScriptedIO
+    from tutor.app.std_streams import make_console
     from tutor.app.tables.client import PlayerClient
     from tutor.engine.deal import new_deal
     from tutor.engine.observe import observe
@@ -469,7 +469,7 @@ def test_no_text_is_read_as_rich_markup_anywhere():
     import re
     from pathlib import Path
 
-    from tutor.app.streams import make_console
+    from tutor.app.std_streams import make_console
 
     buf = io.StringIO()
     out = make_console(file=buf, width=80, plain=True)
@@ -479,7 +479,7 @@ def test_no_text_is_read_as_rich_markup_anywhere():
     root = Path(__file__).resolve().parents[2] / "tutor"
     found = []
     for path in root.rglob("*.py"):
-        if path.name == "streams.py":  # the console itself
+        if path.name == "std_streams.py":  # the console itself
             continue
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(

@@ -16,7 +16,7 @@ from support import ROOT
 
 from tutor.app.clock import FakeClock, TerminalClock, VirtualClock
 from tutor.app.context import Context, Glyphs
-from tutor.app.io import ScriptedIO, TerminalIO
+from tutor.app.learner_io import ScriptedIO, TerminalIO
 from tutor.teaching.io import Clock, LearnerIO
 
 #: Reads of the wall clock that time something: only the clocks may make them.
@@ -44,7 +44,7 @@ ALLOWED = {
     ("tutor/teaching/progress", "time"): "the date an answer was given or a lesson saved",
     ("tutor/teaching/transfer.py", "time"): "the date of an export",
     ("tutor/teaching/classreport.py", "time"): "the date of a class report",
-    ("tutor/teaching/review.py", "now"): "today, for FSRS's due dates",
+    ("tutor/teaching/spaced_review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
     ("tutor/app/matches.py", "time"): "the date a match was started",
     ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "
@@ -282,7 +282,7 @@ def test_enter_at_the_lessons_offer_of_missed_puzzles_is_asked_again(tmp_path, m
 
 
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_asked_again():
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
 
     piped = io.StringIO("7h \udcff\n7h\n")  # as stdin decodes bytes that are not UTF-8
     echo = io.StringIO()

@@ -14,7 +14,7 @@ from test_play import Scripted
 from test_tables import _joined
 
 from tutor.app.clock import VirtualClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play import DealPlayer
 from tutor.app.play.sheet import _option_text
 from tutor.app.tables._screens import standings_table

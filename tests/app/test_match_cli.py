@@ -16,7 +16,7 @@ from support import ROOT, laugh_process
 from test_play import EngineLearner
 
 from tutor.app.commands import match as M
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.matches import load_match
 from tutor.app.play import DealPlayer
 

@@ -13,10 +13,16 @@ from rich.console import Console
 from support import position
 
 from tutor.app.clock import FakeClock, VirtualClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
-from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, watch_label
 from tutor.app.play.inputs import action_code, interpret
+from tutor.app.play.practice_deal import (
+    NAME_PROMPT,
+    TURN_PROMPT,
+    WATCH_PROMPT,
+    WHICH_PROMPT,
+    watch_label,
+)
 from tutor.app.play.session import PlayOptions, play_match
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
@@ -845,7 +851,7 @@ def test_settlement_at_40_columns_is_a_line_a_seat(house):
 def test_a_claim_made_beside_the_learner_is_refereed_as_any_claim(rulesets):
     # a coach asks before it speaks and passes the learner's line on (DealPlayer.claim, with
     # or without the word claim): a naming of nothing is a false claim, then the real one wins
-    from tutor.app.play.game import DealObserver
+    from tutor.app.play.practice_deal import DealObserver
 
     class Asking(DealObserver):
         def __init__(self, lines):
@@ -882,9 +888,9 @@ def test_a_claim_made_beside_the_learner_is_refereed_as_any_claim(rulesets):
 
 
 def test_the_coach_uses_no_private_part_of_the_play_screen():
-    from tutor.app import coach
+    from tutor.app import coached_deal
 
-    source = open(coach.__file__, encoding="utf-8").read()
+    source = open(coached_deal.__file__, encoding="utf-8").read()
     assert not re.findall(r"\bplayer\._\w+", source)
 
 
@@ -893,11 +899,12 @@ def test_the_claim_key_and_the_naming_prompt_are_defined_once():
     import pathlib
 
     import tutor
-    from tutor.app.play import game, inputs
+    from tutor.app.play import inputs, practice_deal
     from tutor.app.tables import client
 
-    assert client.CLAIM_KEYS is inputs.CLAIM_KEYS and game.CLAIM_KEYS is inputs.CLAIM_KEYS
-    assert client.NAME_PROMPT == game.NAME_PROMPT == inputs.NAME_PROMPT
+    assert client.CLAIM_KEYS is inputs.CLAIM_KEYS
+    assert practice_deal.CLAIM_KEYS is inputs.CLAIM_KEYS
+    assert client.NAME_PROMPT == practice_deal.NAME_PROMPT == inputs.NAME_PROMPT
     root = pathlib.Path(tutor.__file__).parent
     defined = [
         f

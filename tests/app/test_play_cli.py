@@ -20,7 +20,7 @@ from support import laugh_process
 from test_play import run_match
 
 from tutor.app.clock import TerminalClock
-from tutor.app.io import TerminalIO
+from tutor.app.learner_io import TerminalIO
 from tutor.app.play import LEVELS
 
 

@@ -17,9 +17,9 @@ from rich.console import Console
 from support import position
 
 from tutor.app.clock import FakeClock, VirtualClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
-from tutor.app.play.game import TURN_PROMPT, WATCH_PROMPT
+from tutor.app.play.practice_deal import TURN_PROMPT, WATCH_PROMPT
 from tutor.app.play.session import PlayOptions, play_match
 from tutor.app.tables.messages import State
 from tutor.engine.bots import Bot

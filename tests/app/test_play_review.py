@@ -13,9 +13,9 @@ from rich.console import Console
 from test_play import EngineLearner, quiet, run_match, text_of
 
 from tutor.app.clock import VirtualClock
-from tutor.app.io import ScriptedIO, TerminalIO
+from tutor.app.learner_io import ScriptedIO, TerminalIO
 from tutor.app.play import LEVELS
-from tutor.app.play.game import TURN_PROMPT
+from tutor.app.play.practice_deal import TURN_PROMPT
 from tutor.app.play.review import DealReview, hint, review_deal, review_seed
 from tutor.app.play.session import PlayOptions, play_match, review_with_progress
 from tutor.app.play.sheet import review_renderable

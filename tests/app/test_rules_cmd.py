@@ -388,7 +388,7 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
 
     from tutor.app.blocks import parameter_value, render_block
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.engine.sources import default_library
     from tutor.teaching.lessons import find_lesson, load_lesson
 

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from tutor.app import views
 from tutor.app.context import Context, Glyphs
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 
 

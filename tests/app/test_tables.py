@@ -627,7 +627,7 @@ def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatc
     in N s" is still waited for."""
     import queue
 
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.tables import _link
     from tutor.app.tables.client import PlayerClient
     from tutor.app.tables.messages import Refusal
@@ -682,7 +682,7 @@ def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatc
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
     import queue
 
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.tables.client import PlayerClient
 
     class Link:
@@ -705,7 +705,7 @@ def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
 def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_again():
     import queue
 
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.tables.client import WHICH_PROMPT, PlayerClient
     from tutor.app.tables.messages import Reply
 
@@ -743,7 +743,7 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
 
     from rich.console import Console
 
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.app.tables.client import PlayerClient
 
     class Link:

@@ -193,8 +193,8 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
     seat to a computer player and frees it."""
     import io
 
-    from tutor.app.io import ScriptedIO
-    from tutor.app.streams import make_console
+    from tutor.app.learner_io import ScriptedIO
+    from tutor.app.std_streams import make_console
     from tutor.app.tables._organiser import organise, overview_text
     from tutor.app.tables.protocol import read_server
 

@@ -22,7 +22,7 @@ from test_tables_tmux import Tmux, _free_port
 from tutor.app.cli import build_parser
 from tutor.app.clock import FakeClock
 from tutor.app.commands.table import _settings
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.tables.client import PlayerClient
 from tutor.app.tables.table import Settings, Table
 from tutor.engine.levels import level

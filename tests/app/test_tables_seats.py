@@ -293,7 +293,7 @@ def test_a_save_that_fails_is_said_kept_and_tried_again(rulesets, tmp_path):
     import json
     import os
 
-    from tutor.app.tables._files import ServerFiles, journal_path, records_path
+    from tutor.app.tables._server_files import ServerFiles, journal_path, records_path
 
     said, later = [], []
     files = ServerFiles(tmp_path, said.append, lambda s, fn: later.append((s, fn)))
@@ -323,7 +323,7 @@ def test_the_reserve_gives_a_save_its_descriptors_when_none_are_left(tmp_path):
     import os
     import resource
 
-    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables._server_files import ServerFiles
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     files = ServerFiles(tmp_path, print)

@@ -86,7 +86,7 @@ def test_the_whole_old_space_finds_nothing():
 
 
 def test_a_secret_seed_is_saved_and_resumed(tmp_path):
-    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables._server_files import ServerFiles
 
     s = _settings(_serve_args("--deals", "2"), 1)
     tables, admin, _ = new_tables(s, 1)
@@ -391,7 +391,7 @@ def test_a_journal_that_cannot_be_written_blocks_its_table_until_written_whole(t
 
     from test_tables import _joined
 
-    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables._server_files import ServerFiles
     from tutor.app.tables._state import _journal
 
     said, later = [], []
@@ -429,7 +429,7 @@ def test_every_file_of_a_server_folder_that_existed_is_its_owners_alone(tmp_path
 
     from test_tables import _joined
 
-    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables._server_files import ServerFiles
     from tutor.app.tables.serve import _log_to
 
     folder = tmp_path / "old"

@@ -12,9 +12,9 @@ from rich.console import Console
 from support import position
 
 from tutor.app.clock import FakeClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.app.play import DealPlayer
-from tutor.app.play.game import WATCH_PROMPT
+from tutor.app.play.practice_deal import WATCH_PROMPT
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tutor.engine.analysis import NoDecision, Stream, analyse, decision_options, fast, rollout
-from tutor.engine.analysis.streams import mix_seed, sample_keys, unit
+from tutor.engine.analysis.random_streams import mix_seed, sample_keys, unit
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.deal import new_deal
 from tutor.engine.errors import UsageError

@@ -211,6 +211,47 @@ def test_lie_down_oversights_say_why_or_why_not(rulesets, house):
     assert (f.kind, f.why) == ("laid_down_prial", "no_declaration")
 
 
+def test_who_may_claim_and_why_not_are_the_engine_s_words(rulesets):
+    """The claim-right sentence is the engine's (issue 43): the offender is told why not, in
+    the reader's words; a claimant hears nothing."""
+    d = split_prial(rulesets)
+    (o,) = d.open_oversights()
+    assert d.why_not_claimant(o, 1) is None
+    why = d.why_not_claimant(o, 0)
+    assert why is not None and why.code == "own_mistake" and why.seats == {"p": 0}
+    assert why.words(0) == (
+        "that is your own mistake (split prial), and you may not claim it; the others may"
+    )
+    assert why.words(2, seat_names(5)).startswith("that is Player 0's own mistake")
+
+
+def test_a_laid_down_finding_says_why_its_cards_are_not_open(rulesets):
+    d = position(
+        rulesets["parlett"], 5, hands=["2C", "3C 3D 5C 5D 5H", "4C", "", ""], table="9C", to_move=1
+    )
+    found = {f.rank: f for f in d.lie_down_oversights(1)}
+    live = found[2].why_closed(1)
+    assert live.code == "live_pair" and live.words(1).startswith("you laid them down as a pair")
+    assert "the other two threes were not both among the won cards" in live
+    unlisted = found[4].why_closed(1)
+    assert unlisted.code == "not_listed" and unlisted.rule == "oversights"
+    assert unlisted.words(0, seat_names(5)).startswith("Player 1 laid them down as a prial;")
+
+
+def test_the_word_on_a_pair_puts_its_deadness_first(rulesets):
+    rs = rulesets["parlett"]
+    live = position(rs, 3, hands=["3C 3D", "4C", "5C"], table="9C", won=["", "3H", ""], to_move=1)
+    assert live.dead_pair_reason(0, 2).code == "live_pair"
+    dead = position(rs, 3, hands=["3C 3D", "4C", "5C"], table="9C", won=["3H", "3S", ""], to_move=0)
+    word = dead.dead_pair_reason(0, 2)
+    assert word.code == "declarable" and word.seat_groups == {"holders": (0, 1)}
+    assert word.words(0, seat_names(3)) == (
+        "the other two threes are won by you and Player 1, so this pair can never be captured"
+    )
+    with pytest.raises(UsageError):
+        dead.dead_pair_reason(1, 2)
+
+
 def test_lying_down_makes_what_lie_down_oversights_said(house):
     """The fast path of apply and the public answer are one rule: replaying random deals, every
     lie-down that does not end play opens exactly the claims lie_down_oversights named just

@@ -209,7 +209,7 @@ def test_the_timeline_puzzles_ask_them_sorted_right(teacher):
 def test_lesson_one_teaches_them_before_it_asks(teacher):
     from tutor.app.blocks import render_block
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.teaching.lessons import check_lessons, find_lesson, load_lesson
 
     lesson = load_lesson(find_lesson("history").path)
@@ -435,7 +435,7 @@ def test_laugh_sources_new_records_writes_a_template_that_loads(teacher, capsys)
 )
 def test_the_date_forms_historians_write_are_read(text, shown, lo, hi):
     """Issue 45, finding 9: "c. 1665-70" and "1665-70" were refused."""
-    from tutor.engine.sources._records import parse_date
+    from tutor.engine.sources._historical_records import parse_date
 
     d = parse_date(text)
     assert (d.text, d.lo, d.hi) == (shown, lo, hi)
@@ -468,7 +468,7 @@ def test_lesson_ones_counts_are_worked_out_from_the_list(teacher):
     extend; the counts are now worked out from the list, under it, and the prose names none."""
     from tutor.app.blocks import render_block
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.teaching.lessons import Segment, find_lesson, load_lesson
 
     lesson = load_lesson(find_lesson("history").path)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from rich.console import Console
 
 from tutor.app.clock import FakeClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.teaching.drills.oversights import OversightDrill
 from tutor.teaching.drills.spotmix import SpotMix

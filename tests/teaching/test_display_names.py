@@ -45,7 +45,7 @@ def test_no_lesson_table_head_or_row_is_a_ruleset_id(blocks):
 def test_a_lesson_table_drawn_names_the_rulesets(blocks, width):
     from tutor.app.blocks import render_block
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
 
     console = Console(file=io.StringIO(), width=width, color_system=None)
     ctx = Context(ScriptedIO([], console), Glyphs())

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from tutor.app.clock import FakeClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.engine.errors import NotationError
 from tutor.engine.observe import observe
 from tutor.teaching.drills.count import CountDrill, parse_counts, parse_ranks

@@ -16,7 +16,7 @@ from support import lesson_puzzles, run_laugh, wrong_answer
 
 from tutor.app.clock import FakeClock
 from tutor.app.context import Context, Glyphs
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.engine.cards import codes
 from tutor.puzzles import AnswerError, from_id, generate
 from tutor.puzzles.render import code_text
@@ -339,7 +339,7 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
 
     from rich.console import Console
 
-    from tutor.app.io import ScriptedIO
+    from tutor.app.learner_io import ScriptedIO
     from tutor.puzzles import generate
     from tutor.teaching.loop import PuzzleQuestion, ask
 

@@ -219,7 +219,7 @@ def test_a_home_that_cannot_be_created_goes_on_without_saving(tmp_path):
 
 def _filled(path):
     """A progress file with a lesson, two answers and review schedules; returns its bytes."""
-    from tutor.teaching.review import weak_skills
+    from tutor.teaching.spaced_review import weak_skills
 
     with ProgressStore(path) as store:
         store.start_lesson("terms", 7)
@@ -306,7 +306,7 @@ def test_damage_is_moved_aside_and_what_can_be_read_salvaged(tmp_path, damage, r
             bad
         )
         if answers:  # ratings recomputed from what was kept; review schedules rebuilt
-            from tutor.teaching.review import weak_skills
+            from tutor.teaching.spaced_review import weak_skills
 
             assert weak_skills(store)
         store.record_answer("p", "count", [], True, 1.0)
@@ -354,7 +354,7 @@ def test_statistics_read_a_copy_and_never_write(tmp_path):
     path = tmp_path / FILE_NAME
     before = _filled(path)
     stamp = path.stat().st_mtime_ns
-    from tutor.teaching.review import weak_skills
+    from tutor.teaching.spaced_review import weak_skills
 
     with ProgressStore(path, read_only=True) as store:
         assert store.read_only and not store.saving and store.notice is None
@@ -400,7 +400,7 @@ def test_statistics_leave_a_damaged_file_where_it_is(tmp_path):
     ],
 )
 def test_damaged_review_tables_are_rebuilt_from_the_answers(tmp_path, damage):
-    from tutor.teaching.review import weak_skills
+    from tutor.teaching.spaced_review import weak_skills
 
     path = tmp_path / FILE_NAME
     _filled(path)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tutor.app.cli import main
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import FILE_NAME, ProgressStore
-from tutor.teaching.review import weak_skills
+from tutor.teaching.spaced_review import weak_skills
 
 pytestmark = pytest.mark.fuzz
 

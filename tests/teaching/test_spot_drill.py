@@ -14,7 +14,7 @@ from spot_learners import cue
 from support import ROOT, laugh_process
 
 from tutor.app.clock import FakeClock, VirtualClock
-from tutor.app.io import ScriptedIO
+from tutor.app.learner_io import ScriptedIO
 from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.puzzles import from_id
 from tutor.teaching.drills.count import CountDrill

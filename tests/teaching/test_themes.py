@@ -20,7 +20,7 @@ from tutor.teaching.transfer import parse_export, write_export
 
 T0 = 1_767_225_600.0
 
-#: Themes recorded outside puzzles: play's declarations and captures (tutor/app/play/game.py),
+#: Themes recorded outside puzzles: play's declarations and captures (tutor/app/play/practice_deal.py),
 #: the count and settlement drills (tutor/teaching/drills/).
 RECORDED_ELSEWHERE = {
     "dead-pair",

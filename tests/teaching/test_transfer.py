@@ -14,7 +14,7 @@ from support import ROOT
 from tutor.engine.errors import DataError
 from tutor.teaching.classreport import build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
-from tutor.teaching.review import weak_skills
+from tutor.teaching.spaced_review import weak_skills
 from tutor.teaching.transfer import FORMAT, export_data, import_file, parse_export, write_export
 
 T0 = 1_767_225_600.0
@@ -379,13 +379,13 @@ def test_a_completed_lesson_with_a_possible_score_is_taken(machine, tmp_path):
 
 
 def test_every_kind_the_program_records_is_one_an_import_takes():
-    """The kinds of a practice deal's graded moments (tutor.app.play.game) are known kinds."""
+    """The kinds of a practice deal's graded moments (tutor.app.play.practice_deal) are known kinds."""
     import re
 
     from tutor.teaching.progress import incoming
 
     recorded = set()
-    for name in ("game.py", "watching.py"):
+    for name in ("practice_deal.py", "watching.py"):
         code = (ROOT / "tutor" / "app" / "play" / name).read_text(encoding="utf-8")
         recorded |= set(re.findall(r'Opportunity\(\s*"([a-z-]+)"', code))
     assert {"declaration", "capture-choice", "spot-oversight"} <= recorded <= incoming.known_kinds()

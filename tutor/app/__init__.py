@@ -10,12 +10,12 @@ lesson runner, and the practice, sources and statistics views.
 - :mod:`tutor.app.sessions`: a drill, practice deals, and the ruleset, seed and store a session
   starts with; :mod:`tutor.app.matches`: a saved, resumable match; :mod:`tutor.app.source_pages`:
   what ``laugh sources`` shows.
-- :mod:`tutor.app.streams`: the standard streams made safe (closed, full, ``| head``, ASCII
+- :mod:`tutor.app.std_streams`: the standard streams made safe (closed, full, ``| head``, ASCII
   fallback), the rich console, whether suit symbols can be shown.
-- :mod:`tutor.app.io`: the two implementations of the I/O seam
-  (:class:`tutor.teaching.io.LearnerIO`): :class:`~tutor.app.io.TerminalIO` (rich and
+- :mod:`tutor.app.learner_io`: the two implementations of the I/O seam
+  (:class:`tutor.teaching.io.LearnerIO`): :class:`~tutor.app.learner_io.TerminalIO` (rich and
   prompt_toolkit: completion, history, timed prompts with a live countdown, the claim key) and
-  :class:`~tutor.app.io.ScriptedIO` (piped standard input, or a test's script).
+  :class:`~tutor.app.learner_io.ScriptedIO` (piped standard input, or a test's script).
 - :mod:`tutor.app.clock`: the clocks (terminal, virtual for piped input, fake for tests) and
   the countdown line every timed prompt shows.
 - :mod:`tutor.app.context`: the :class:`~tutor.app.context.Context` every screen shares (the

@@ -5,7 +5,7 @@ parent)``, where ``parent`` is the parser holding the options every command shar
 DIR``), and a handler that prints what a function of the same module builds (the home screen
 calls those functions too).  Errors the program raises on purpose
 (:class:`tutor.engine.errors.LaughError`) become a one-line message; Ctrl-C and Ctrl-D leave
-cleanly.  The standard streams are made safe first (:func:`tutor.app.streams.standard_streams`:
+cleanly.  The standard streams are made safe first (:func:`tutor.app.std_streams.standard_streams`:
 closed, full, piped into ``head``, or unable to show Unicode).
 """
 
@@ -39,7 +39,7 @@ from tutor.app.commands import (
     worksheet,
 )
 from tutor.app.commands._common import resolve_names
-from tutor.app.streams import standard_streams
+from tutor.app.std_streams import standard_streams
 from tutor.engine import kernelcache, sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.names import find_name

@@ -10,7 +10,7 @@ places that read the wall clock to time the learner.
 A clock offers ``now()`` (seconds, any origin), ``sleep(seconds)``, ``realtime`` (whether time
 passes while the learner thinks) and ``piped`` (True when nobody types at a terminal: no answer
 time is then worth recording).  Reading with a time limit is the seam's
-(:meth:`tutor.app.io.TerminalIO.read`, :meth:`tutor.app.io.ScriptedIO.read`).
+(:meth:`tutor.app.learner_io.TerminalIO.read`, :meth:`tutor.app.learner_io.ScriptedIO.read`).
 
 Clocks:
 
@@ -21,7 +21,7 @@ Clocks:
   moves only through :meth:`VirtualClock.advance`.
 - :class:`FakeClock`: a virtual clock for tests that stands for a learner at a terminal, with a
   script of how long the learner takes over each read (:meth:`FakeClock.next_delay`).  A
-  :class:`~tutor.app.io.ScriptedIO` reading with it fires the events due before the line would
+  :class:`~tutor.app.learner_io.ScriptedIO` reading with it fires the events due before the line would
   be entered (the clock moved to each); when one closes the prompt, or the delay is at least
   the timeout, the read gives None (the line is not consumed); otherwise the line is read and
   the clock moves on by the delay.
@@ -171,7 +171,7 @@ class FakeClock(VirtualClock):
     set to exercise the terminal's window policy.  ``reads`` lists ``(prompt, timeout, delay,
     timed_out)`` for each read (``timed_out`` also when an event closed the prompt) and
     ``shown`` the countdown each read showed (None without one); the
-    :class:`~tutor.app.io.ScriptedIO` reading with this clock keeps both."""
+    :class:`~tutor.app.learner_io.ScriptedIO` reading with this clock keeps both."""
 
     def __init__(
         self,

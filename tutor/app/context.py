@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.io import make_io
-from tutor.app.streams import suit_symbols
+from tutor.app.learner_io import make_io
+from tutor.app.std_streams import suit_symbols
 from tutor.engine.data import laugh_home
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the seam's types; its module loads when a session first rea
 
     class AppIO(LearnerIO, Protocol):
         """The learner's terminal as the app's implementations make it
-        (:class:`tutor.app.io.TerminalIO`, :class:`~tutor.app.io.ScriptedIO`): the seam, and
+        (:class:`tutor.app.learner_io.TerminalIO`, :class:`~tutor.app.learner_io.ScriptedIO`): the seam, and
         the rich ``console`` it prints on."""
 
         console: Console
@@ -50,7 +50,7 @@ class Glyphs:
 
     @classmethod
     def for_terminal(cls) -> Glyphs:
-        """Unicode glyphs when :func:`tutor.app.streams.suit_symbols` says the terminal can show
+        """Unicode glyphs when :func:`tutor.app.std_streams.suit_symbols` says the terminal can show
         them."""
         if suit_symbols():
             return cls()
@@ -141,7 +141,7 @@ class Context:
         self.io.clear()
 
     def ticker(self) -> AbstractContextManager[Callable[[RenderableType], None]]:
-        """A line redrawn in place (see :meth:`tutor.app.io.TerminalIO.ticker`)."""
+        """A line redrawn in place (see :meth:`tutor.app.learner_io.TerminalIO.ticker`)."""
         return self.io.ticker()
 
     def progress(self, label: str) -> AbstractContextManager[Callable[[float, float], None]]:
@@ -236,7 +236,7 @@ def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
 def make_context(interactive: bool | None = None) -> Context:
     """A :class:`Context` for the real terminal (or pipes): a console honouring ``NO_COLOR``,
     a terminal's history of answers kept in ``laugh_home()/history.txt``, and piped output with
-    no colour, no escape codes and no padding (see :func:`tutor.app.io.make_io`)."""
+    no colour, no escape codes and no padding (see :func:`tutor.app.learner_io.make_io`)."""
     try:
         history = str(laugh_home() / "history.txt")
     except Exception:  # noqa: BLE001 - history is a nicety; never fail for it

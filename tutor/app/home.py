@@ -171,7 +171,9 @@ class Home:
         out = []
         store = self.ctx.store
         if store.answer_count():
-            from tutor.teaching.review import ReviewBook  # lazily: FSRS loads only when needed
+            from tutor.teaching.spaced_review import (
+                ReviewBook,  # lazily: FSRS loads only when needed
+            )
 
             try:
                 n = len(ReviewBook(store).due())
@@ -466,8 +468,8 @@ class Home:
         start_play(io=self.ctx.io, next_line=False)
 
     def coach(self) -> None:
-        """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
-        from tutor.app.coach import home_coached_deals  # lazily: see practice()
+        """The course's first deal with a coach (:func:`tutor.app.coached_deal.home_coached_deals`)."""
+        from tutor.app.coached_deal import home_coached_deals  # lazily: see practice()
 
         home_coached_deals(self.ctx)
 

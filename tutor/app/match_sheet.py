@@ -270,7 +270,7 @@ def sheet_html(
         return f"{v:+d}" if stakes else str(v)
 
     sheets = None
-    if rs.match_format:
+    if rs.game().has_match_format:
         sheets = [
             sheet_layout(
                 round_scores(match, q, since[q]),

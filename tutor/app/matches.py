@@ -5,7 +5,7 @@ the home screen's match, the track's practice match).
 dealer by the ruleset's cut, the deal passing left, the ruleset's match format where it has
 one: under ``inter-livery-2018`` two rounds of five games, the first a practice game) or plays
 on a saved one.  Each deal is played with the interactive deal player
-(:class:`tutor.app.play.game.DealPlayer`); after it come the settlement, the review of the
+(:class:`tutor.app.play.practice_deal.DealPlayer`); after it come the settlement, the review of the
 learner's play and the running totals (:class:`MatchSession`).  The match is saved (JSON,
 :meth:`Match.to_json`, with every finished deal's record) in ``laugh_home()/matches/`` after
 every deal.  Quitting (``quit``, Ctrl-D, Ctrl-C) keeps what is finished and says so in one line;
@@ -42,11 +42,11 @@ from tutor.engine.sources import default_library
 from tutor.teaching.words import is_quit
 
 if TYPE_CHECKING:  # the game loads only when a deal is played
-    from tutor.app.play.game import DealPlayer
+    from tutor.app.play.practice_deal import DealPlayer
     from tutor.teaching.io import LearnerIO
     from tutor.teaching.progress import ProgressStore
 
-#: What builds the deal player (:class:`tutor.app.play.game.DealPlayer`'s arguments).
+#: What builds the deal player (:class:`tutor.app.play.practice_deal.DealPlayer`'s arguments).
 MakePlayer = Callable[..., "DealPlayer"]
 
 #: The longest pace (seconds between the computer players' moves) ``--pace`` or a saved match
@@ -274,7 +274,7 @@ class MatchSession:
     """Plays ``match`` from its next deal to its end (or until the learner quits), saving it
     to ``path`` after every deal.  ``io`` the learner's terminal, as for ``laugh play``;
     ``store`` a progress store (the graded moments of each deal are recorded), or None;
-    ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
+    ``make_player`` builds the deal player (default :class:`tutor.app.play.practice_deal.DealPlayer`)."""
 
     def __init__(
         self,
@@ -299,7 +299,7 @@ class MatchSession:
         self.names = seat_names(match.players, self.seat)
         if make_player is None:
             # The game and its screen load only when a deal is played (start-up benchmark).
-            from tutor.app.play.game import DealPlayer
+            from tutor.app.play.practice_deal import DealPlayer
 
             make_player = DealPlayer
         self.make_player = make_player
@@ -543,7 +543,7 @@ class MatchSession:
         m = self.match
         self.io.show(deals_renderable(m, self.names))
         self.io.say()
-        if m.ruleset.match_format:
+        if m.ruleset.game().has_match_format:
             self.io.show(sheet_renderable(m, self.seat, self.names[self.seat]))
             self.io.say()
         best = max(m.totals)

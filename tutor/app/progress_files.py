@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tutor.app.streams import echo, make_console
+from tutor.app.std_streams import echo, make_console
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.outputs import check_output, write_text
 from tutor.teaching import ratings as R

@@ -17,8 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor import puzzles
-from tutor.app.io import make_io
-from tutor.app.streams import echo, make_console
+from tutor.app.learner_io import make_io
+from tutor.app.std_streams import echo, make_console
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table

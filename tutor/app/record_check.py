@@ -4,7 +4,7 @@ or unfinished one and a summary."""
 
 from __future__ import annotations
 
-from tutor.app.streams import echo
+from tutor.app.std_streams import echo
 from tutor.engine.errors import LaughError
 from tutor.engine.records import UnfinishedRecord, check_record, load_records
 

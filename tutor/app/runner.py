@@ -13,7 +13,7 @@ Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is al
 puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a
 class the same puzzles, and a lesson resumed later poses the ones not yet answered.
 
-A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coach.coached_deals`),
+A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coached_deal.coached_deals`),
 after asking (``play`` starts them, ``skip`` goes on; Enter alone answers neither, so paging with
 Enter never starts a deal).  A lesson run may fix the ruleset
 (``ruleset``, as a track does: :mod:`tutor.teaching.tracks` has already set its puzzle blocks
@@ -320,7 +320,7 @@ class LessonRunner:
         """Offer the coached deals of ``block`` (``play`` starts them, ``skip`` goes on,
         ``quit`` leaves the lesson; Enter alone is asked again), under the run's ruleset where
         one is fixed."""
-        from tutor.app.coach import coached_deals  # the game loads only when played
+        from tutor.app.coached_deal import coached_deals  # the game loads only when played
 
         ctx = self.ctx
 

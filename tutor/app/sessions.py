@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tutor.app.io import make_io
+from tutor.app.learner_io import make_io
 from tutor.engine.errors import UsageError
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import level
@@ -49,7 +49,7 @@ def session_io(seed: int | None, save: bool, io=None):
     """The seed, the learner's terminal and the progress store of an interactive session
     (``laugh play``, ``laugh drill``, ``laugh match``): ``io`` (a
     :class:`tutor.teaching.io.LearnerIO`) taken from the caller where given (tests and the home
-    screen pass their own), else :func:`tutor.app.io.make_io`'s (a terminal with real time, or
+    screen pass their own), else :func:`tutor.app.learner_io.make_io`'s (a terminal with real time, or
     piped input with none).
 
     ``seed`` None draws a fresh one from 1 to 999,999; ``save`` False opens no store.  Returns

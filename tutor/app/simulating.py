@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.sessions import resolve
-from tutor.app.streams import echo_json, make_console
+from tutor.app.std_streams import echo_json, make_console
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tutor.app.source_pages import sources_view
-from tutor.app.streams import echo, echo_json
+from tutor.app.std_streams import echo, echo_json
 from tutor.engine.data import laugh_home, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.outputs import check_output, write_text

@@ -22,7 +22,7 @@ from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
 from tutor.teaching.loop import yes_no
 from tutor.teaching.ratings import PROVISIONAL_NOTE, PROVISIONAL_RD, shown_rating
-from tutor.teaching.review import render_weak_skills, skill_label, weak_skills
+from tutor.teaching.spaced_review import render_weak_skills, skill_label, weak_skills
 
 SET_SIZE = 5
 

@@ -24,6 +24,7 @@ from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import rule_words, settlement_formula, settlement_rule, value_words
 from tutor.engine.player_count import PlayerCount
+from tutor.engine.reasons import CLAIM_AT_ANY_TIME
 from tutor.engine.values import (
     BonusTo,
     CaptureForm,
@@ -226,6 +227,26 @@ class Game:
 
     #: The rule of every claim (RULES.md 4: "whoever claims it first" takes the cards).
     claim_rule = "the first claim takes the cards"
+
+    @property
+    def at_any_time(self) -> str:
+        """What a player may do out of turn, in words (RULES.md 4: claim an oversight; 3.4
+        under ``hand_plays: free``: declare): "You may claim an oversight at any time", with
+        ", and declare from your hand" where declarations are free."""
+        return CLAIM_AT_ANY_TIME + (", and declare from your hand" if self.free else "")
+
+    @property
+    def match_layout(self) -> str:
+        """The match this ruleset lays out, in words ("3 rounds of 4 games"; ``match_format``),
+        "" where it lays out none."""
+        fmt = self.ruleset.match_format
+        return f"{fmt['rounds']} rounds of {fmt['games']} games" if fmt else ""
+
+    @property
+    def has_match_format(self) -> bool:
+        """A match under this ruleset is laid out in rounds of games, a practice game first
+        (``match_format``: :func:`tutor.engine.match.plan_games`)."""
+        return bool(self.ruleset.match_format)
 
     @property
     def lists_oversights(self) -> bool:

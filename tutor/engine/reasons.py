@@ -13,7 +13,8 @@ the engine's, the naming the screen's.
 A sentence is a template (:meth:`str.format` fields): ``{p}`` a seat (the name, or "you");
 ``{p:THIRD|SECOND}`` a seat in a phrase, ``THIRD`` with ``@`` for the name when the seat is not
 the reader and ``SECOND`` when it is ("{p:@ holds|you hold}", "{p:@'s|your}", "{p:|you }");
-a :class:`Cards` field is written as cards, any other field as it is.
+a :class:`Cards` field is written as cards, a :class:`Seats` field as the seats' names joined
+("you", "Player 1 and Player 3", "Player 0, you and Player 2"), any other field as it is.
 """
 
 from __future__ import annotations
@@ -23,11 +24,25 @@ from typing import Any
 
 from tutor.engine._cardtext import pretty_cards
 
-__all__ = ["FALSE_CLAIM", "Cards", "Reason", "Seat", "as_reason", "false_claim_words"]
+__all__ = [
+    "CLAIM_AT_ANY_TIME",
+    "FALSE_CLAIM",
+    "Cards",
+    "Reason",
+    "Seat",
+    "Seats",
+    "as_reason",
+    "false_claim_words",
+]
 
 
 class Seat(int):
     """A seat a reason refers to (an int)."""
+
+
+class Seats(tuple[int, ...]):
+    """Seats a reason refers to together (a tuple of seats), written as their names joined with
+    commas and "and"."""
 
 
 class Cards(tuple[int, ...]):
@@ -113,6 +128,11 @@ class Reason(str):
         return {k: int(v) for k, v in self.refs.items() if isinstance(v, Seat)}
 
     @property
+    def seat_groups(self) -> dict[str, tuple[int, ...]]:
+        """The groups of seats the reason refers to (:class:`Seats`), by their part in it."""
+        return {k: tuple(v) for k, v in self.refs.items() if isinstance(v, Seats)}
+
+    @property
     def cards(self) -> tuple[int, ...]:
         """Every card the reason names, in its order."""
         return tuple(c for v in self.refs.values() if isinstance(v, Cards) for c in v)
@@ -152,17 +172,29 @@ def _render(
     names: Sequence[str] | None,
     symbols: bool,
 ) -> str:
+    def name(q: int) -> str:
+        return names[q] if names is not None and 0 <= q < len(names) else f"player {q}"
+
     fields: dict[str, Any] = {}
     for key, v in refs.items():
         if isinstance(v, Seat):
             q = int(v)
-            name = names[q] if names is not None and 0 <= q < len(names) else f"player {q}"
-            fields[key] = _Named(name, reader is not None and q == reader)
+            fields[key] = _Named(name(q), reader is not None and q == reader)
+        elif isinstance(v, Seats):
+            said = ["you" if q == reader else name(q) for q in v]
+            fields[key] = (
+                ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+            )
         elif isinstance(v, Cards):
             fields[key] = pretty_cards(tuple(v), symbols)
         else:
             fields[key] = v
     return template.format_map(fields)
+
+
+#: The one wording of the claim's moment (RULES.md 4: an oversight is claimed at any moment,
+#: not in turn), said to a player waiting for a turn.
+CLAIM_AT_ANY_TIME = "You may claim an oversight at any time"
 
 
 #: The one wording of a false claim (a claim that names nothing claimable: RULES.md 4), said the

@@ -36,7 +36,7 @@ RULE_BOT_NAMES = ("random", "willughby", "counter")
 
 class RandomSource(Protocol):
     """What a computer player draws its random numbers from: a ``random.Random`` in play, a
-    stream of :mod:`tutor.engine.analysis.streams` in a rollout (all that the players use)."""
+    stream of :mod:`tutor.engine.analysis.random_streams` in a rollout (all that the players use)."""
 
     def random(self) -> float: ...
     def uniform(self, a: float, b: float) -> float: ...

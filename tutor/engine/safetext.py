@@ -8,7 +8,7 @@ goes: the one place that decides what of such text a person may receive raw.
   ``\\x1b``, ``\\u202e`` or ``\\U000e0001`` escapes, so a source file, an export, a file name or
   another player's name cannot clear the screen, write the clipboard (OSC 52), make a hyperlink
   (OSC 8), retitle the window, or turn text round so that it reads other than it is.  The
-  console (:class:`tutor.app.streams.Console`) passes everything it prints through it (and
+  console (:class:`tutor.app.std_streams.Console`) passes everything it prints through it (and
   never reads text as rich markup), as do the command line's error lines, the Jinja2
   environment of every HTML page (:mod:`tutor.teaching.html`), the Markdown writers and
   :func:`csv_cell`.

@@ -218,7 +218,7 @@ def render_observation(
         lines.append(Text(title, style="bold"))
     n = obs.players
     scoring = ruleset_scoring_line(rs, n)
-    if rs.lie_down_pays is not None:
+    if rs.game().lying_down_pays:
         scoring += " · " + value_words("lie_down_pays", rs.value("lie_down_pays"))
     if rs.has_stakes and not obs.over and obs.pot != rs.count(n).pot:
         scoring += f" · pot now {obs.pot}"

@@ -130,7 +130,7 @@ def scoring_features(ruleset: str, players: int) -> set[str]:
         out.add("breakeven")
     else:
         out.add("pot-to")
-    if rs.lie_down_pays is not None:
+    if rs.game().lying_down_pays:
         out.add("lie-down-pays")
     return out
 

@@ -2,11 +2,11 @@
 terminal, and the clock every time is measured by.
 
 It is defined here, in the teaching room, so that drills are written against it; it is
-implemented in the app room, once for a terminal (:class:`tutor.app.io.TerminalIO`: rich
+implemented in the app room, once for a terminal (:class:`tutor.app.learner_io.TerminalIO`: rich
 output, prompt_toolkit input with completion, live countdowns) and once for scripted or piped
-input (:class:`tutor.app.io.ScriptedIO`: answers from standard input or from a test's script),
+input (:class:`tutor.app.learner_io.ScriptedIO`: answers from standard input or from a test's script),
 each with a clock of :mod:`tutor.app.clock`.  A test stands for a learner at a terminal with a
-:class:`~tutor.app.io.ScriptedIO` and a :class:`~tutor.app.clock.FakeClock` (scripted thinking
+:class:`~tutor.app.learner_io.ScriptedIO` and a :class:`~tutor.app.clock.FakeClock` (scripted thinking
 times, events fired on time).
 
 **Time.**  Every time the program measures (how long an answer took, when an oversight became

@@ -310,12 +310,12 @@ def _once(keys: list[str], group: str, key: str, what: str, same=None) -> None:
 def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
     """Merge ``export`` into ``store`` (:meth:`~tutor.teaching.progress.ProgressStore.merge`:
     one transaction, ratings recomputed) and rebuild at once the review schedules the merge
-    dropped (:meth:`tutor.teaching.review.ReviewBook.sync`), so that the statistics after an
+    dropped (:meth:`tutor.teaching.spaced_review.ReviewBook.sync`), so that the statistics after an
     import of many answers find them ready instead of working them out at every showing.
     Returns ``(answers added, answers already there)``."""
     added, known = store.merge(export.answers, export.lessons, export.meta, export.sightings)
     if added:
-        from tutor.teaching.review import ReviewBook  # py-fsrs: only when there is work
+        from tutor.teaching.spaced_review import ReviewBook  # py-fsrs: only when there is work
 
         ReviewBook(store).sync()
     return added, known

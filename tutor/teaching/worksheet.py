@@ -398,7 +398,7 @@ def blank_sheets(lesson: Lesson, library) -> list[BlankSheet]:
             continue
         seen.add(rid)
         rs = library.ruleset(rid)
-        if rs.match_format:
+        if rs.game().has_match_format:
             players = block.puzzle()["players"] or min(rs.player_counts)
             out.append(BlankSheet(**blank_sheet(rs, players), ruleset_title=rs.title))
     return out

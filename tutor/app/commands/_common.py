@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from tutor.app.streams import make_console
+from tutor.app.std_streams import make_console
 from tutor.engine.errors import NotationError
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.limits import seed_number, whole_number
@@ -129,5 +129,5 @@ def rate(text: str) -> float:
 
 def console(stderr: bool = False):
     """A rich console (honours NO_COLOR and the terminal width; see
-    :func:`tutor.app.streams.make_console`)."""
+    :func:`tutor.app.std_streams.make_console`)."""
     return make_console(stderr=stderr)

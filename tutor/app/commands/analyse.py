@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.app.analysis_view import Settings, analyse_deal, analysis_json, print_analysis
 from tutor.app.commands._common import console, seat_type, seed_type, whole
-from tutor.app.streams import echo, echo_json
+from tutor.app.std_streams import echo, echo_json
 from tutor.engine.analysis import LOSS_CLASSES, POLICIES
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.records import load_records, replay

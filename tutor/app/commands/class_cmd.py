@@ -6,7 +6,7 @@ notes or the students' handout for one class on source criticism
 from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
-from tutor.app.streams import echo
+from tutor.app.std_streams import echo
 from tutor.engine.outputs import cannot_write, check_output
 
 

@@ -64,7 +64,7 @@ def register(sub, parent) -> None:
 
 def run_coach(args) -> int:
     """Play the course's coached deals (``args.ruleset``, ``args.pace``)."""
-    from tutor.app.coach import home_coached_deals
+    from tutor.app.coached_deal import home_coached_deals
 
     ctx = make_context()
 

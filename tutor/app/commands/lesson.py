@@ -13,7 +13,7 @@ from rich.table import Table
 
 from tutor.app.commands._common import seed_type, whole
 from tutor.app.context import make_context, run_guarded
-from tutor.app.streams import echo, make_console
+from tutor.app.std_streams import echo, make_console
 from tutor.teaching.lessons import (
     CourseEntry,
     check_lessons,

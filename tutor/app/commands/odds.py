@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tutor.app.commands._common import console, ruleset_name
 from tutor.app.odds_view import odds_json, odds_rows, odds_view
-from tutor.app.streams import echo_json
+from tutor.app.std_streams import echo_json
 from tutor.engine.sources import default_library
 
 

@@ -17,7 +17,7 @@ from tutor.app.puzzle_pages import (
     show_themes,
     themes_data,
 )
-from tutor.app.streams import echo_json
+from tutor.app.std_streams import echo_json
 from tutor.engine.errors import UsageError
 
 

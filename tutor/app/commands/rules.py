@@ -19,7 +19,7 @@ from tutor.app.rules_view import (
     rules_view,
     ruleset_json,
 )
-from tutor.app.streams import echo_json, make_console
+from tutor.app.std_streams import echo_json, make_console
 from tutor.engine.sources import default_library
 
 

@@ -491,7 +491,7 @@ def _name(text: str, what: str, most: int) -> str:
 
 def run_join(args, *, io=None) -> int:
     """The ``laugh table join`` handler."""
-    from tutor.app.io import make_io
+    from tutor.app.learner_io import make_io
     from tutor.app.tables.client import join_table
     from tutor.app.tables.protocol import MAX_LIVERY, MAX_NAME
 
@@ -509,7 +509,7 @@ def run_join(args, *, io=None) -> int:
 
 def run_watch(args, *, io=None) -> int:
     """The ``laugh table watch`` handler."""
-    from tutor.app.io import make_io
+    from tutor.app.learner_io import make_io
     from tutor.app.tables.client import watch_tables
 
     io = io or make_io()
@@ -519,7 +519,7 @@ def run_watch(args, *, io=None) -> int:
 def run_admin(args, *, io=None) -> int:
     """The ``laugh table admin`` handler: one of the organiser's commands, its answer in one
     line (exit 1 when refused)."""
-    from tutor.app.io import make_io
+    from tutor.app.learner_io import make_io
     from tutor.app.tables.client import organise
 
     if args.action in ("release", "empty") and (args.table is None or args.seat is None):

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from tutor.app.commands._common import whole
-from tutor.app.streams import echo
+from tutor.app.std_streams import echo
 from tutor.engine.errors import LaughError, UsageError
 
 __all__ = ["register", "register_class_serve", "run_class_serve", "run_web", "serve"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
 from tutor.app.commands.lesson import open_lesson
-from tutor.app.streams import echo
+from tutor.app.std_streams import echo
 from tutor.engine.outputs import cannot_write, check_output
 
 

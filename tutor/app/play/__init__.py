@@ -2,10 +2,10 @@
 
 - :mod:`tutor.engine.levels`: the levels of computer players and their reaction times;
 - the learner's terminal and its clock come in as the I/O seam (:mod:`tutor.teaching.io`,
-  implemented in :mod:`tutor.app.io` and :mod:`tutor.app.clock`);
+  implemented in :mod:`tutor.app.learner_io` and :mod:`tutor.app.clock`);
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
-- :mod:`tutor.app.play.game`: one deal and the learner's moves;
+- :mod:`tutor.app.play.practice_deal`: one deal and the learner's moves;
 - :mod:`tutor.app.play.watching`: the watch (a claim at any moment, refereed by the engine's
   :class:`tutor.engine.race.ClaimWatch`, timed to the naming);
 - :mod:`tutor.app.play.mistakes`: what a deal keeps of the learner's play (mistakes, races,
@@ -36,9 +36,9 @@ __all__ = [
 ]
 
 _HOMES = {
-    "DealPlayer": "tutor.app.play.game",
-    "Mistake": "tutor.app.play.game",
-    "Race": "tutor.app.play.game",
+    "DealPlayer": "tutor.app.play.practice_deal",
+    "Mistake": "tutor.app.play.practice_deal",
+    "Race": "tutor.app.play.practice_deal",
     "MatchResult": "tutor.app.play.session",
     "PlayOptions": "tutor.app.play.session",
     "play_match": "tutor.app.play.session",

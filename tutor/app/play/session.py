@@ -1,7 +1,7 @@
 """A practice match: K deals against computer players, the deal passing left.
 
 :func:`play_match` finds the first dealer by the ruleset's cut, plays each deal with a
-:class:`~tutor.app.play.game.DealPlayer`, and after each deal shows the settlement, the review of
+:class:`~tutor.app.play.practice_deal.DealPlayer`, and after each deal shows the settlement, the review of
 the learner's mistakes (the rule-based slips, and the costliest decisions in stakes by the
 engine's analysis: :mod:`tutor.app.play.review`) and the match totals; saves each deal record
 (JSON Lines) under ``laugh_home()/records/``; records the graded moments (claims, at-risk
@@ -31,7 +31,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor.app.match_sheet import sheet_renderable
-from tutor.app.play.game import DealPlayer
+from tutor.app.play.practice_deal import DealPlayer
 from tutor.app.play.review import REVIEW_SAMPLES, DealReview, review_deal
 from tutor.app.play.sheet import review_renderable, settlement_table, totals_table
 from tutor.engine.data import laugh_home
@@ -115,8 +115,9 @@ class _Session:
         self.reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
         self.bots = make_opponents(lv, n, seat)
         self.result = MatchResult(names=self.names)
-        self.sheet = bool(rs.match_format) and opts.deals >= 2
-        self.pays = rs.lie_down_pays is not None and not rs.has_stakes
+        game = rs.game()
+        self.sheet = game.has_match_format and opts.deals >= 2
+        self.pays = game.lying_down_pays and not game.has_stakes
         self.balances = [0] * n
         self.records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
@@ -320,15 +321,14 @@ def match_games(rs: Ruleset, players: int, first: int, deals: int) -> Sequence[G
     ``deals`` games of its rounds (the practice game is game 1 of round 1, as on ``laugh match``'s
     sheet); otherwise ``deals`` deals.  A single deal is never a match: it is no game of a sheet.
     Raises :class:`UsageError` for more deals than the format's rounds hold."""
-    if not rs.match_format:
+    if not rs.game().has_match_format:
         return plan_games(rs, players, first, deals)
     if deals < 2:
         return [Game(0, first, False, None, None)]
     games = plan_games(rs, players, first)
     if deals > len(games):
-        fmt = rs.match_format
         raise UsageError(
-            f"a {rs.id} match is {fmt['rounds']} rounds of {fmt['games']} games "
+            f"a {rs.id} match is {rs.game().match_layout} "
             f"({len(games)} deals): play at most {len(games)} deals (laugh match "
             "keeps the whole sheet)"
         )

@@ -1,5 +1,5 @@
 """The learner's watch in a practice deal: a claim may be made at any moment, whether or not
-anything is claimable (a part of :class:`tutor.app.play.game.DealPlayer`).
+anything is claimable (a part of :class:`tutor.app.play.practice_deal.DealPlayer`).
 
 Every claim is refereed by the engine's claim protocol (:class:`tutor.engine.race.ClaimWatch`):
 it is told, after every action, the clock time, so each oversight is timed from the moment it
@@ -52,7 +52,7 @@ _BACK = frozenset({"", "pass", "cancel", "back", "no"})
 
 
 class Watching:
-    """The watch's half of :class:`~tutor.app.play.game.DealPlayer`, which fills the state
+    """The watch's half of :class:`~tutor.app.play.practice_deal.DealPlayer`, which fills the state
     declared here (so that this half is checked against one shape) and defines the two methods
     declared for the checker only (:meth:`_choose`, :meth:`_fresh`)."""
 

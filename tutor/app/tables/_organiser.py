@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from tutor.app.io import ConsoleIO
+from tutor.app.learner_io import ConsoleIO
 from tutor.app.tables._link import Link
 from tutor.app.tables._screens import standings_table, teams_text
 from tutor.app.tables.messages import (

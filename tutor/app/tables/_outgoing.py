@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Quiet
 from tutor.app.tables._hints import HintService
 from tutor.app.tables._limits import Bucket
+from tutor.app.tables._server_files import ServerFiles
 from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Message, Snapshot, Table
 from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.observe import Observation

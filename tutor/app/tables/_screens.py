@@ -223,6 +223,6 @@ def scored_match(rs: Ruleset, msg: MatchOver) -> tuple[Match, list[int | None]]:
     scores = msg.scores or []
     total = msg.plan.get("total", len(scores))
     first = msg.plan.get("first", 0)
-    games = plan_games(rs, msg.players, first, None if rs.match_format else total)
+    games = plan_games(rs, msg.players, first, None if rs.game().has_match_format else total)
     m = Match(rs, msg.players, first, games=games)
     return m, list(scores)

@@ -4,7 +4,7 @@ else refused in one line naming the file and the key), then each table's match, 
 and its journal brought into agreement (a part of :mod:`tutor.app.tables.server`).
 
 The files are written in an order that makes agreement possible whatever moment the server
-was stopped at (:mod:`~tutor.app.tables._files`): a deal's record is appended before the match
+was stopped at (:mod:`~tutor.app.tables._server_files`): a deal's record is appended before the match
 that holds it is written, and the journal of the deal in play goes only once both are out.  So
 on reading back:
 
@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from tutor.app.tables._files import JOURNAL_FORMAT, _append, journal_path, records_path
+from tutor.app.tables._server_files import JOURNAL_FORMAT, _append, journal_path, records_path
 from tutor.app.tables.protocol import CODE_LETTERS, COMPUTER, MAX_LIVERY, MAX_NAME
 from tutor.app.tables.table import SeatState, Settings, Table
 from tutor.engine.errors import LaughError, RecordError, UsageError

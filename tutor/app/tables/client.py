@@ -81,6 +81,7 @@ from tutor.app.tables.messages import (
 from tutor.app.tables.protocol import COMPUTER, spaced
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
+from tutor.engine.reasons import CLAIM_AT_ANY_TIME
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import (
     action_text,
@@ -703,7 +704,7 @@ class PlayerClient(Rejoining):
         else:
             who = self.names[o.to_move] if o.to_move is not None else "nobody"
             self.io.say(
-                f"It is {who}'s turn. You may claim an oversight at any time."
+                f"It is {who}'s turn. {CLAIM_AT_ANY_TIME}."
                 + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
             )
 

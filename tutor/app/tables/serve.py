@@ -271,7 +271,7 @@ def _width() -> int | None:
 def _pane(text: str) -> None:
     """A line of words on the server's terminal, wrapped at spaces to its width (a word never
     broken); nothing at all when standard output is closed or full."""
-    from tutor.app.streams import whole_word_lines
+    from tutor.app.std_streams import whole_word_lines
 
     width = _width()
     _print("\n".join(whole_word_lines(text, width)) if width else text)

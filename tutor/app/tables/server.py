@@ -25,7 +25,7 @@ second for each kind (never a traceback); the organiser's overview goes out at m
 a second.  Stopping (Ctrl-C, SIGTERM,
 SIGHUP) stops at once: queued hints are dropped, every table is saved where it stands.
 
-Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
+Files (:mod:`~tutor.app.tables._server_files`): ``server.json`` (0600), each table's journal of the
 deal in play, records and match, ``events.jsonl`` (the organiser's log), ``sheets/``,
 ``server.log``.  :func:`~tutor.app.tables._state.load_state` reads them back for
 ``--resume``; ``pane(text)``, when given, is told of each event of the log as it happens (the
@@ -47,12 +47,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
 from tutor.app.tables._limits import Bucket
 from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, OVERVIEW_EVERY, Outgoing
 from tutor.app.tables._outgoing import Conn as _Conn
+from tutor.app.tables._server_files import ServerFiles
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words

@@ -757,7 +757,7 @@ class Table:
         (:func:`~tutor.app.tables.protocol.read_client`); its outcome is worded by
         :func:`~tutor.app.play.mistakes.claim_words`, as a practice deal words it."""
         d = self._live
-        if not d.ruleset.oversights:
+        if not d.game.lists_oversights:
             self._reply(
                 seat,
                 msg,

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from tutor.app.clock import TerminalClock
-from tutor.app.io import ConsoleIO
+from tutor.app.learner_io import ConsoleIO
 from tutor.engine.safetext import printable
 from tutor.teaching.io import Event, Reply
 

@@ -16,7 +16,7 @@ its opponents at random, consistently with their hand sizes and with every card 
 and plays the deal out to settlement with one rollout policy in every seat (a computer player of
 :mod:`tutor.engine.rule_bots`, ``counter`` by default).  Every option of sample ``i`` sees the
 same determinization and the same random numbers, seat by seat (common random numbers:
-:mod:`tutor.engine.analysis.streams`), so that the differences between options are sharp.
+:mod:`tutor.engine.analysis.random_streams`), so that the differences between options are sharp.
 
 Two implementations play the samples, with the same results number for number: the compiled
 kernel (:mod:`tutor.engine.analysis.kernel`, the engine's rules and the counter player compiled
@@ -94,6 +94,7 @@ from tutor.engine.analysis.options import (
     option_class,
     option_to_json,
 )
+from tutor.engine.analysis.random_streams import Stream, mix_seed
 from tutor.engine.analysis.sampling import (
     Determinizer,
     determinize,
@@ -102,7 +103,6 @@ from tutor.engine.analysis.sampling import (
     rollout,
     unseen_mask,
 )
-from tutor.engine.analysis.streams import Stream, mix_seed
 
 __all__ = [
     "ENGINES",

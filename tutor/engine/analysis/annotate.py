@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from tutor.engine.analysis.core import Analysis, analyse
 from tutor.engine.analysis.options import HOLD, decision_options, option_class, option_to_json
-from tutor.engine.analysis.streams import mix_seed
+from tutor.engine.analysis.random_streams import mix_seed
 from tutor.engine.deal import Action, Deal
 
 __all__ = [

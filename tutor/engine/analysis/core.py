@@ -2,7 +2,7 @@
 :mod:`tutor.engine.analysis` for the method, the unit and the intervals).
 
 Each sample ``i`` deals the cards the seat cannot see afresh (stream 0 of sample ``i``,
-:mod:`tutor.engine.analysis.streams`) and plays every option out from that deal with the same
+:mod:`tutor.engine.analysis.random_streams`) and plays every option out from that deal with the same
 random numbers seat by seat.  The same loop runs the samples on the compiled kernel
 (:class:`tutor.engine.analysis.fast.KernelRun`) or on the pure engine (:class:`PureRun`); both
 give the same results, sample by sample, so the figures depend only on the seat's view, the
@@ -26,8 +26,8 @@ from tutor.engine.analysis.options import (
     option_class,
     option_to_json,
 )
+from tutor.engine.analysis.random_streams import Stream, mix_seed, sample_keys
 from tutor.engine.analysis.sampling import Determinizer, rollout
-from tutor.engine.analysis.streams import Stream, mix_seed, sample_keys
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.rule_bots import RULE_BOT_NAMES, rule_bot

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tutor.engine.analysis.core import Analysis
+from tutor.engine.analysis.random_streams import Stream, mix_seed, sample_keys
 from tutor.engine.analysis.sampling import Determinizer, rollout
-from tutor.engine.analysis.streams import Stream, mix_seed, sample_keys
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, cards_of, pretty_cards
 from tutor.engine.deal import Action, CaptureOption, Deal
 from tutor.engine.rule_bots import rule_bot

@@ -9,7 +9,7 @@ through :mod:`tutor.engine.analysis.fast`, which falls back to the pure engine w
 missing or ``LAUGH_PURE_PYTHON`` is set.  The tests hold its results equal to the pure engine's
 on the same seeds, position by position and rollout by rollout (``tests/engine/
 test_analysis_kernel.py``): the same actions in the same order, the same random numbers read
-(:mod:`tutor.engine.analysis.streams`), the same settlement.
+(:mod:`tutor.engine.analysis.random_streams`), the same settlement.
 
 The deal's rules on one state array are in :mod:`tutor.engine.analysis.kernel_rules`; the random
 numbers (the analysis's streams, and CPython's Mersenne Twister for self-play that gives the very

@@ -1,5 +1,5 @@
 """The analysis's random numbers compiled (numba): the counter-based streams of
-:mod:`tutor.engine.analysis.streams`, and CPython's Mersenne Twister (MT19937, ``random.Random``)
+:mod:`tutor.engine.analysis.random_streams`, and CPython's Mersenne Twister (MT19937, ``random.Random``)
 for self-play that gives the very deals of ``random.Random``.
 
 Split from :mod:`tutor.engine.analysis.kernel` (which re-exports every name here); compiled and
@@ -35,7 +35,7 @@ MT_INDEX = 625
 RLEN = 626
 
 
-# --- random numbers (tutor.engine.analysis.streams in compiled form) --------------------------
+# --- random numbers (tutor.engine.analysis.random_streams in compiled form) --------------------------
 
 
 @njit(cache=True)

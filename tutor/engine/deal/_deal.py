@@ -74,7 +74,7 @@ from tutor.engine.errors import (
 )
 from tutor.engine.game import Game
 from tutor.engine.parameters import CAPTURE_FORMS, DECLARATION_KINDS, spec
-from tutor.engine.reasons import Cards, Reason, Seat
+from tutor.engine.reasons import Cards, Reason, Seat, Seats
 from tutor.engine.rulesets import LieDownPayment, PlayerCount, Ruleset
 from tutor.engine.values import OversightKind
 
@@ -167,6 +167,57 @@ class LaidDown(NamedTuple):
     kind: str
     claimable: bool
     why: str
+
+    def why_closed(self, player: int) -> Reason:
+        """Why these cards, laid down by ``player`` (a seat), are not open to a claim now, the
+        lie-down's finding said for a reader (a :class:`~tutor.engine.reasons.Reason`, its
+        ``code`` this finding's :attr:`why`, or ``lapsed`` where the lie-down did make an
+        oversight of them: RULES.md 4, a claim "stays claimable while" as many of them lie on
+        the table as it takes; 3.6 detail 3 for ``no_declaration``).  Asked where they are not
+        open (:meth:`Deal.laid_down_still_open`, :meth:`Deal.open_oversights`)."""
+        what = _SET_NAMES[self.held]
+        p = Seat(player)
+        if self.claimable:
+            return Reason(
+                "{p} laid them down as {what} by mistake ({kind}), but the claim has lapsed: "
+                "fewer of them are left on the table than it takes",
+                code="lapsed",
+                p=p,
+                what=what,
+                kind=self.kind.replace("_", " "),
+            )
+        if self.why == "no_declaration":
+            return Reason(
+                "{p} laid down {what}, but no declaration under this ruleset could have taken "
+                "it, so it is no mistake",
+                code=self.why,
+                rule="declarations",
+                p=p,
+                what="a dead pair" if self.held == 2 else what,
+            )
+        if self.why == "live_pair":
+            return Reason(
+                "{p} laid them down as {what}, but it was not a dead pair then (the other two "
+                "{ranks} were not both among the won cards), so it is no mistake: they are "
+                "ordinary table cards now",
+                code=self.why,
+                p=p,
+                what=what,
+                ranks=RANK_PLURALS[self.rank],
+            )
+        return Reason(
+            "{p} laid them down as {what}; under this ruleset {kind} is not a mistake anyone "
+            "may claim, so they are ordinary table cards now",
+            code=self.why,
+            rule="oversights",
+            p=p,
+            what=what,
+            kind=spec("oversights").words[self.kind],
+        )
+
+
+#: A set by its size (RULES.md 2), as a reason names it.
+_SET_NAMES = {2: "a pair", 3: "a prial", 4: "a mournival"}
 
 
 #: The declarations that could have taken each laid-down hand (RULES.md 3.6 detail 3).
@@ -1278,6 +1329,66 @@ class Deal:
         chosen, so that splitting a prial can never pay)."""
         return tuple(q for q in range(self.n) if q != oversight.offender)
 
+    def why_not_claimant(self, oversight: Oversight, seat: int) -> Reason | None:
+        """None when ``seat`` may claim ``oversight`` (:meth:`claimants`), else why not, said
+        for a reader (a :class:`~tutor.engine.reasons.Reason` of code ``own_mistake``: the
+        seat made the mistake, and who may claim it instead; RULES.md 3.4, 4)."""
+        who = self.claimants(oversight)
+        if seat in who:
+            return None
+        others = set(who) == set(range(self.n)) - {seat}
+        return Reason(
+            "that is {p:@'s|your} own mistake ({kind}), and {p:@ may|you may} not claim it; "
+            + ("the others may" if others else "{claimants} may"),
+            code="own_mistake",
+            rule="oversights",
+            p=Seat(seat),
+            kind=oversight.kind.replace("_", " "),
+            claimants=Seats(who),
+        )
+
+    def table_mournival_closed(self) -> Reason:
+        """Why a table mournival dealt to the table is not open to a claim now, said for a
+        reader (a :class:`~tutor.engine.reasons.Reason`): code ``not_listed`` where the ruleset
+        does not list the dealer leaving it as an oversight (RULES.md 4, 3.6 ``oversights``),
+        else ``closed`` (taken, or play has moved on)."""
+        if not self.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
+            return Reason(
+                "dealt to the table; under this ruleset a table mournival the dealer leaves "
+                "is not a mistake anyone may claim",
+                code="not_listed",
+                rule="oversights",
+            )
+        return Reason("dealt to the table, but no claim is open on them now", code="closed")
+
+    def dead_pair_reason(self, seat: int, rank: int) -> Reason:
+        """The word on ``seat``'s pair of ``rank`` (exactly two cards of it in hand), said for
+        a reader (a :class:`~tutor.engine.reasons.Reason`; RULES.md 6: a pair is dead when the
+        other two cards of its rank are among anyone's won cards, the holder's own included).
+        The pair first: code ``live_pair`` when it is not dead; else, when declaring it as a
+        dead pair is refused now, that refusal (:meth:`why_illegal`: ``not_your_turn``, ...);
+        else code ``declarable``, naming the seats that won the other two.  Raises UsageError
+        when ``seat`` does not hold exactly two cards of ``rank``."""
+        mine = cards_of(self.hands[seat] & RANK_MASK[rank])
+        if len(mine) != 2:
+            raise UsageError(f"player {seat} does not hold a pair of {RANK_PLURALS[rank]}")
+        ranks = RANK_PLURALS[rank]
+        if rank not in self.dead_pairs(seat):
+            return Reason(
+                "it is not dead: the other two {ranks} are not both among the won cards",
+                code="live_pair",
+                ranks=ranks,
+            )
+        refusal = self.why_illegal(Action(seat, "declare_dead_pair", tuple(mine)))
+        if refusal is not None:
+            return refusal
+        return Reason(
+            "the other two {ranks} are won by {holders}, so this pair can never be captured",
+            code="declarable",
+            ranks=ranks,
+            holders=Seats(q for q in range(self.n) if self.won_count(rank, q)),
+        )
+
     def _claims(self, seat: int) -> list[Action]:
         if self.phase != PLAY or not self.oversights:
             return []
@@ -1447,6 +1558,38 @@ class Deal:
         return Action(seat, "claim", tuple(on[: target.take]), (), target.kind)
 
     # -- which oversights a move makes ------------------------------------------------------
+
+    def split_prial_reason(self, rank: int) -> Reason:
+        """What splitting the prial of ``rank`` on the table makes, said for a reader (a
+        :class:`~tutor.engine.reasons.Reason` of code ``split_prial``: the others may claim the
+        two left, RULES.md 4); asked where :meth:`would_split_prial` says a capture does."""
+        return Reason(
+            "it splits the prial of {ranks} on the table, and the others may claim the two "
+            "left (a split prial)",
+            code="split_prial",
+            rule="oversights",
+            ranks=RANK_PLURALS[rank],
+        )
+
+    def pair_deadness(self, seat: int, rank: int) -> Reason:
+        """Whether ``seat``'s pair of ``rank`` is dead and what that means, said for a reader
+        (a :class:`~tutor.engine.reasons.Reason`; RULES.md 6: dead when the other two cards of
+        its rank are among anyone's won cards, the holder's own included): code ``dead``,
+        naming the seats that won them, or ``live``, with how many of the two are won."""
+        if rank in self.dead_pairs(seat):
+            return Reason(
+                "dead: the other two are among the won cards ({holders}), so nobody can "
+                "capture {p:@'s|yours}",
+                code="dead",
+                p=Seat(seat),
+                holders=Seats(q for q in range(self.n) if self.won_count(rank, q)),
+            )
+        return Reason(
+            "not dead: {won} of the other two won, so a {name} can still be captured",
+            code="live",
+            won=self.won_count(rank),
+            name=RANK_NAMES[rank],
+        )
 
     def would_split_prial(self, action: Action) -> bool:
         """True when ``action`` would make the ``split_prial`` oversight under this ruleset: a

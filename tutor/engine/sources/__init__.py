@@ -15,9 +15,9 @@ This module is the public API (import from here); behind it, private modules:
 
 - ``_library``: the data classes (:class:`Library`, :class:`Source`, :class:`Quotation`,
   :class:`Parameter`) and the questions asked of a library;
-- ``_files``: one YAML file's node tree, its shape checks, and the raw records it parses into;
+- ``_source_file``: one YAML file's node tree, its shape checks, and the raw records it parses into;
 - ``_parse``: a source file (citation, quotations, records, problems);
-- ``_records``: the records of the game, and the dates a historian writes
+- ``_historical_records``: the records of the game, and the dates a historian writes
   (:func:`parse_date`);
 - ``_rulesets``: a ruleset's parameters, deals and stakes, and the settlement checks
   (``_check_settles``);
@@ -42,7 +42,7 @@ from tutor.engine.sources._audit import (
     verify_quotations,
 )
 from tutor.engine.sources._build import _build
-from tutor.engine.sources._files import _RawSource, display_path
+from tutor.engine.sources._historical_records import RECORD_KINDS, Record, RecordDate, parse_date
 from tutor.engine.sources._library import (
     KINDS,
     PACK_SIZE,
@@ -52,7 +52,7 @@ from tutor.engine.sources._library import (
     Source,
     UnknownQuotation,
 )
-from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
+from tutor.engine.sources._source_file import _RawSource, display_path
 
 __all__ = [
     "KINDS",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tutor.engine.errors import DataError
 from tutor.engine.sources import _texts
-from tutor.engine.sources._files import display_path
 from tutor.engine.sources._library import Library, Quotation
+from tutor.engine.sources._source_file import display_path
 
 
 def normalise(text: str) -> str:

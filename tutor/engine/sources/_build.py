@@ -14,8 +14,8 @@ from tutor.engine.rulesets import (
     PlayerCount,
     Ruleset,
 )
-from tutor.engine.sources._files import _RawRuleset, _RawSource, display_path
 from tutor.engine.sources._library import Library, Quotation, Source, _split_ref
+from tutor.engine.sources._source_file import _RawRuleset, _RawSource, display_path
 
 
 def _build(raws: list[_RawSource]) -> Library:

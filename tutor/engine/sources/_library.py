@@ -12,7 +12,7 @@ from tutor.engine.errors import DataError, UsageError
 from tutor.engine.rulesets import Provenance, Ruleset
 
 if TYPE_CHECKING:
-    from tutor.engine.sources._records import Record
+    from tutor.engine.sources._historical_records import Record
 
 #: The kinds of source a file may describe (``records``: a list of records of the game, a
 #: teacher's or a historian's, not itself a text of the rules).
@@ -100,7 +100,7 @@ class Source:
     anonymous work), ``title``, ``in_`` (the larger work), ``date`` and ``published`` (where).
     ``text`` is the file name of the collected text the quotations are checked against (None if
     there is none); ``quotations`` maps quotation id to :class:`Quotation`; ``records`` the
-    records of the game it lists (:class:`~tutor.engine.sources._records.Record`);
+    records of the game it lists (:class:`~tutor.engine.sources._historical_records.Record`);
     ``problems`` a list of dicts ``{id, source, summary, quotes, rulesets}``; ``rulesets`` the ids
     of the rulesets the file defines; ``path`` the YAML file.  ``dated`` is when the text was
     written, for the family tree and timeline of the texts: ``{year, date, status, quotes,

@@ -17,9 +17,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from tutor.engine.models import Model
-from tutor.engine.sources._files import _ID_RE, _describe
+from tutor.engine.sources._historical_records import RECORD_KINDS
 from tutor.engine.sources._library import KINDS
-from tutor.engine.sources._records import RECORD_KINDS
+from tutor.engine.sources._source_file import _ID_RE, _describe
 
 __all__ = ["BasedOn", "Citation", "Dated", "Problem", "Quotation", "RecordEntry", "SourceFile"]
 
@@ -135,7 +135,7 @@ class ReporterCitation(RecordCitation):
 
 class RecordEntry(Model):
     """One record of the game (``records:``): the date may be a year or text
-    or null (:func:`tutor.engine.sources._records.parse_date` reads it, and says what is
+    or null (:func:`tutor.engine.sources._historical_records.parse_date` reads it, and says what is
     wrong)."""
 
     id: Ident

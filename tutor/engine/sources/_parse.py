@@ -1,5 +1,5 @@
 """Reading one source file (``sources/*.yaml``, schema in ``sources/README.md``) into a
-:class:`~tutor.engine.sources._files._RawSource`: its id, kind, citation, quotations,
+:class:`~tutor.engine.sources._source_file._RawSource`: its id, kind, citation, quotations,
 records, problems and rulesets, every shape checked, the first problem raised as a
 :class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong`` (each record is
 checked on its own: a file's refused records are all listed, one a line)."""
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.engine.errors import DataError
 from tutor.engine.models import key_path, refusal, validate
-from tutor.engine.sources._files import _ID_RE, _File, _RawSource, _Ref
+from tutor.engine.sources._historical_records import Record, parse_date
 from tutor.engine.sources._library import Quotation, _qualify, _split_ref
-from tutor.engine.sources._records import Record, parse_date
 from tutor.engine.sources._rulesets import _parse_ruleset
+from tutor.engine.sources._source_file import _ID_RE, _File, _RawSource, _Ref
 
 if TYPE_CHECKING:
     from tutor.engine.sources._models import BasedOn, Problem, RecordEntry, _Grounds

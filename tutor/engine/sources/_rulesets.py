@@ -11,7 +11,8 @@ from yaml.nodes import Node, ScalarNode
 
 from tutor.engine.parameters import PARAMETERS, ParameterSpec
 from tutor.engine.rulesets import BONUS_TO, COUNT_PARAMETERS, PAY_TO, RULESET_PARAMETERS, STATUSES
-from tutor.engine.sources._files import (
+from tutor.engine.sources._library import PACK_SIZE, Parameter, _qualify
+from tutor.engine.sources._source_file import (
     _ID_RE,
     _NULL_TAG,
     _describe,
@@ -20,7 +21,6 @@ from tutor.engine.sources._files import (
     _RawSource,
     _refs,
 )
-from tutor.engine.sources._library import PACK_SIZE, Parameter, _qualify
 
 _STAKE_PARAMETERS = ("ante_dealer", "ante_other", "last_in_bonus", "breakeven")
 

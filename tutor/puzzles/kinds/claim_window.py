@@ -53,7 +53,6 @@ from tutor.puzzles.base import (
     player_name,
     set_index,
 )
-from tutor.puzzles.kinds.spot_story import _laid_down_why
 from tutor.puzzles.model import Definition, Puzzle
 
 #: The cases, in the order of the answers (A to D) and of the plan's turn.
@@ -221,9 +220,10 @@ class ClaimWindow(OneLetterKind):
             a = deal.history[index]
             if a.kind == "lie_down":
                 findings = before.lie_down_oversights(a.player)
-                facts["why"] = _laid_down_why(findings, rank, player_name(doer, seat))
-                held = next(f.held for f in findings if f.rank == rank)
-                variant = str(LAID_DOWN_KIND[held].value)
+                finding = next(f for f in findings if f.rank == rank)
+                # the engine's finding, the doer named as the question names them
+                facts["why"] = finding.why_closed(doer).words(None, names)
+                variant = str(LAID_DOWN_KIND[finding.held].value)
             else:
                 facts["why"] = ctx.defn.word("capture_no_mistake").format(
                     doer=player_name(doer, seat), rank=RANK_PLURALS[rank]

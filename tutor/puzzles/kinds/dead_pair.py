@@ -28,7 +28,6 @@ from tutor.engine.cards import (
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.parameters import status_mark
-from tutor.engine.reasons import Reason
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import Declaration
@@ -40,7 +39,6 @@ from tutor.puzzles.base import (
     Verdict,
     join,
     library,
-    player_name,
 )
 from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
@@ -68,17 +66,6 @@ def declarable_dead_pairs(deal: Deal, seat: int) -> list[int]:
 def pairs_held(deal: Deal, seat: int) -> list[int]:
     """Ranks of which ``seat`` holds a pair (exactly two cards: :func:`sets_of`)."""
     return [r for r, s in sets_of(deal.hand(seat)).items() if s is CardSet.PAIR]
-
-
-def _why_not(deal: Deal, seat: int, rank: int, reason: Reason) -> str:
-    """Why the pair of ``rank`` may not be declared now, in the learner's words: not dead (the
-    engine names the turn first, which for a live pair is not the point), or the engine's
-    reason said to the learner ("it is Player 1's turn, not yours")."""
-    if rank not in deal.dead_pairs(seat):
-        return (
-            f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the won cards"
-        )
-    return reason.words(seat, seat_names(deal.n))
 
 
 class DeadPair(PuzzleKind):
@@ -152,23 +139,19 @@ class DeadPair(PuzzleKind):
         hand = deal.hand(seat)
         for r in pairs:
             mine = [c for c in hand if rank_of(c) == r]
-            holders = [q for q in range(n) if deal.won_count(r, q)]
-            act = Action.make(seat, "declare_dead_pair", mine)
-            refusal = deal.why_illegal(act)
-            if refusal is None:
-                where = join([player_name(q, seat) for q in holders])
-                lines.append(
-                    f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
-                    f"by {where}, so this pair can never be captured: declare it."
-                )
-                if seat in holders:
+            word = deal.dead_pair_reason(seat, r)  # the engine's word on the pair
+            if word.code == "declarable":
+                if seat in word.seat_groups["holders"]:
                     tags.add("own_twin")
-            else:
-                why = _why_not(deal, seat, r, refusal)
+                # the seats named as puzzles name them: "you (Player 1)"
                 lines.append(
-                    f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
-                    f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
-                    f"{deal.unseen(seat, r)} unseen.)"
+                    f"- {pretty_cards(mine)}: {word.words(None, seat_names(n, seat))}: declare it."
+                )
+            else:
+                lines.append(
+                    f"- {pretty_cards(mine)}: not now: {word.words(seat, seat_names(n))}. (Of "
+                    f"the other two: {deal.won_count(r)} won, {deal.table_count(r)} on the "
+                    f"table, {deal.unseen(seat, r)} unseen.)"
                 )
                 if r in deal.dead_pairs(seat):
                     tags.add("not_your_turn")
@@ -276,20 +259,17 @@ class DeadPair(PuzzleKind):
             try:  # the engine reads each declaration on the position
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
             except IllegalAction as exc:
-                mine = [c for c in hand if rank_of(c) == x]
-                refused[x] = _why_not(
-                    deal,
-                    p.seat,
-                    x,
-                    deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) or exc.reason,
-                )
+                word = deal.dead_pair_reason(p.seat, x)  # the pair first, then the refusal
+                if word.code == "declarable":
+                    word = exc.reason
+                refused[x] = word.words(p.seat, seat_names(deal.n))
                 continue
             except (AmbiguousAction, InvalidAction) as exc:
                 raise AnswerError(exc.reason) from None
             if act.kind == "declare_dead_pair":
                 declared.add(x)
             else:
-                refused[x] = f"that would be {act.kind.replace('_', ' ')[8:]}, not a dead pair"
+                refused[x] = f"that would be {act.declared}, not a dead pair"
         if declared == right and not refused:
             if right:
                 return Verdict(

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tutor.engine.bots import Bot
-from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
+from tutor.engine.cards import make_card, pretty_cards, rank_of
 from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
 from tutor.engine.reasons import Reason
@@ -430,12 +430,8 @@ class LegalPlay(PuzzleKind):
                 more = f" (or any of the {len(group)} such moves)" if len(group) > 1 else ""
                 note = ""
                 if any(deal.would_split_prial(x) for x in group):
-                    ranks = RANK_PLURALS[rank_of(a.cards[0])]
-                    note = (
-                        f": allowed, but it splits the prial of {ranks} on the "
-                        "table, and the others may claim the two left (a split prial). "
-                        "Take all three with one card instead"
-                    )
+                    split_words = deal.split_prial_reason(rank_of(a.cards[0])).words(seat)
+                    note = f": allowed, but {split_words}. Take all three with one card instead"
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:

@@ -64,7 +64,7 @@ class ScoreSheet(PuzzleKind):
     name = "score-sheet"
 
     def why_not(self, rs: Ruleset) -> str | None:
-        if not rs.match_format:
+        if not rs.game().has_match_format:
             return "it has no tournament score sheet (no match format)"
         return None
 

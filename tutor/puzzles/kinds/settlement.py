@@ -150,7 +150,7 @@ class Settlement(PuzzleKind):
             # empty unless lying down pays (RULES.md 3.6), so the shipped rulesets' hints stay
             "pays_sentence": (
                 ""
-                if ctx.rs.lie_down_pays is None
+                if not ctx.rs.game().lying_down_pays
                 else " "
                 + _pays_words(ctx.rs.lie_down_pays).capitalize()
                 + ", and those payments are in the results too."

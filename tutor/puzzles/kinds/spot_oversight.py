@@ -540,7 +540,7 @@ class SpotOversight(PuzzleKind):
         oversights), with its theme (:data:`JUDGED`)."""
         deal = cand.deal
         record = to_record(deal, with_result=False)
-        readings = [r for r in library().rulesets.values() if r.oversights]
+        readings = [r for r in library().rulesets.values() if r.game().lists_oversights]
         decider = decided_by(deal, cand.seat, record, readings)
         cand.data["decided_by"] = decider
         if decider:

@@ -9,14 +9,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TypedDict
 
-from tutor.engine.cards import RANK_PLURALS, rank_of
+from tutor.engine.cards import rank_of
 from tutor.engine.deal import Action, Deal, LaidDown, Oversight
 from tutor.engine.errors import RecordError
-from tutor.engine.parameters import spec
 from tutor.engine.records import replay
 from tutor.engine.rulesets import Ruleset
-from tutor.engine.values import OversightKind
-from tutor.puzzles.base import player_name
+from tutor.engine.seats import seat_names
 
 __all__ = ["COUNTING", "RULESET", "TableGroup", "claim_groups", "decided_by", "table_story"]
 
@@ -55,11 +53,10 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
     the deal: the oversight the lie-down made or not, whose mistake it is) and ``history`` (the
     indices of the actions it rests on).
     """
-    rs = deal.ruleset
     out: list[TableGroup] = []
     hist = deal.history
     laid_facts = _lie_down_facts(deal, record)
-    names = {q: player_name(q, seat) for q in range(deal.players)}
+    names = seat_names(deal.players)
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
     open_by_rank: dict[int, list[Oversight]] = {}
     for o in deal.open_oversights():
@@ -76,61 +73,26 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         if not laid and len(on) < 4:
             continue
         history = [i for i, _ in laid]
-        mine = [o for o in open_by_rank.get(r, []) if seat not in deal.claimants(o)]
+        refused = [
+            why
+            for why in (deal.why_not_claimant(o, seat) for o in open_by_rank.get(r, []))
+            if why is not None
+        ]
         if r in claims:
             why = "open to your claim"
-        elif mine:
-            why = (
-                f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
-                "you may not claim it; the others may"
-            )
+        elif refused:
+            why = refused[0].words(seat, names)
         elif laid:
             i, a = laid[-1]
-            who = "you" if a.player == seat else names[a.player]
-            why = _laid_down_why(laid_facts[i], r, who)
+            found = next(f for f in laid_facts[i] if f.rank == r)
+            why = found.why_closed(a.player).words(seat, names)
         else:
-            took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
-            if not rs.game().claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
-                why = (
-                    "dealt to the table; under this ruleset a table mournival the "
-                    "dealer leaves is not a mistake anyone may claim"
-                )
-            else:
-                why = "dealt to the table, but no claim is open on them now"
-            history += took
+            history += [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
+            why = deal.table_mournival_closed().words(seat, names)
         out.append(
             {"rank": r, "cards": on, "claim": claims.get(r, []), "history": history, "why": why}
         )
     return out
-
-
-def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
-    """Why the cards of ``rank`` that ``who`` laid down are not open to a claim now, from the
-    engine's findings when they were laid down (:meth:`~tutor.engine.deal.Deal.
-    lie_down_oversights`: the oversight they made, or why none)."""
-    found = next(f for f in findings if f.rank == rank)
-    what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
-    if found.claimable:
-        return (
-            f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
-            "but the claim has lapsed: fewer of them are left on the table than it takes"
-        )
-    if found.why == "no_declaration":
-        return (
-            f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
-            "declaration under this ruleset could have taken it, so it is no mistake"
-        )
-    if found.why == "live_pair":
-        return (
-            f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
-            f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
-            "they are ordinary table cards now"
-        )
-    return (
-        f"{who} laid them down as {what}; under this ruleset "
-        f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
-        "are ordinary table cards now"
-    )
 
 
 def _lie_down_facts(deal: Deal, record: Mapping[str, object]) -> dict[int, tuple[LaidDown, ...]]:

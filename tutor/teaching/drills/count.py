@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from tutor.engine.bots import Careless, make_bot, play_out
-from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
+from tutor.engine.cards import RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import LaughError, NotationError
 from tutor.engine.observe import observe
@@ -469,23 +469,9 @@ class CountDrill(Drill):
     def _replay_dead(self, rnd: CountRound, names, pairs) -> None:
         io = self.io
         d = rnd.deal
-        dead = set(d.dead_pairs(rnd.seat))
         for r in pairs:
-            rc = d.rank_count(rnd.seat, r)
-            holders = [names[q] for q in range(d.n) if rc.won[q]]
-            won = rc.won_total
-            if r in dead:
-                io.say(
-                    f"  {RANK_PLURALS[r]}: dead: the other two are among the won cards "
-                    f"({', '.join(holders)}), so nobody can capture yours.",
-                    style="dim",
-                )
-            else:
-                io.say(
-                    f"  {RANK_PLURALS[r]}: not dead: {won} of the other two won, so a "
-                    f"{RANK_NAMES[r]} can still be captured.",
-                    style="dim",
-                )
+            word = d.pair_deadness(rnd.seat, r).words(rnd.seat, names)  # the engine's
+            io.say(f"  {RANK_PLURALS[r]}: {word}.", style="dim")
 
 
 def run(io: LearnerIO, store, request) -> None:

@@ -131,7 +131,7 @@ def drill_kind(name: str) -> DrillKind:
 
 def _has_oversights(req: DrillRequest) -> str | None:
     rs = req.ruleset
-    if rs is not None and not rs.oversights:
+    if rs is not None and not rs.game().lists_oversights:
         return f"ruleset {rs.id} lists no oversights: choose another for this drill"
     return None
 

@@ -143,7 +143,7 @@ class SettleDrill(Drill):
             rule = f"Points: {rule}"
         if pc.last_in_bonus and rs.bonus_to:
             rule += f"; bonus {pc.last_in_bonus}: {value_words('bonus_to', rs.bonus_to)}"
-        if rs.lie_down_pays is not None:
+        if rs.game().lying_down_pays:
             rule += "; " + value_words("lie_down_pays", rs.value("lie_down_pays"))
         lines.append(Text(rule + "."))
         lines.append(

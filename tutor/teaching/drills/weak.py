@@ -1,4 +1,4 @@
-"""Practise weak spots: a set of items on the weakest skills by FSRS (:mod:`tutor.teaching.review`).
+"""Practise weak spots: a set of items on the weakest skills by FSRS (:mod:`tutor.teaching.spaced_review`).
 
 Each skill (a puzzle kind, or a theme) is turned into one item: a counting round for ``count``,
 a settlement question for ``settlement``, and a puzzle of the kind for every other kind (posed by
@@ -19,7 +19,7 @@ from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.settle import SettleDrill
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import PuzzleQuestion, ask
-from tutor.teaching.review import ReviewBook, render_weak_skills, skill_label
+from tutor.teaching.spaced_review import ReviewBook, render_weak_skills, skill_label
 
 __all__ = ["practise_weak_spots", "kind_for_skill", "run", "KIND_ALIASES"]
 
@@ -28,7 +28,7 @@ KIND_ALIASES = {"capture-choice": "capture-now", "declaration": "dead-pair"}
 
 
 def kind_for_skill(skill, store) -> str | None:
-    """The kind that practises ``skill`` (a :class:`tutor.teaching.review.SkillState`)."""
+    """The kind that practises ``skill`` (a :class:`tutor.teaching.spaced_review.SkillState`)."""
     if skill.group == "kind":
         kind = KIND_ALIASES.get(skill.name, skill.name)
         return kind if kind in KINDS else None

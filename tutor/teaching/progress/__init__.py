@@ -64,21 +64,11 @@ The package's modules: ``_store`` (the store and its opening), ``_reading`` (wha
 ``_tallies`` (counts in SQL), ``_writes`` (every change as a record and its SQL), ``_keeping``
 and ``_pending`` (changes kept while the file is busy), ``_merge``, ``_values`` (the edge),
 ``_schema`` (tables and migrations), ``_damage`` (the checks), ``_salvage`` (moving aside and
-salvaging), ``_records`` (what it hands out), ``_incoming`` (what comes in from outside: an
+salvaging), ``_store_rows`` (what it hands out), ``_incoming`` (what comes in from outside: an
 export's answers and the journal's lines, checked alike; offered as ``incoming``).
 """
 
 from tutor.teaching.progress import _incoming as incoming
-from tutor.teaching.progress._records import (
-    Answer,
-    LessonState,
-    RatingChange,
-    RatingPoint,
-    Sighting,
-    SpotFigures,
-    SubjectRating,
-    Tally,
-)
 from tutor.teaching.progress._schema import (
     CONTEXTS,
     FILE_NAME,
@@ -88,6 +78,16 @@ from tutor.teaching.progress._schema import (
     SCHEMA_VERSION,
 )
 from tutor.teaching.progress._store import ProgressStore, SavedCount, default_path
+from tutor.teaching.progress._store_rows import (
+    Answer,
+    LessonState,
+    RatingChange,
+    RatingPoint,
+    Sighting,
+    SpotFigures,
+    SubjectRating,
+    Tally,
+)
 from tutor.teaching.progress._values import StoreValueError
 
 __all__ = [

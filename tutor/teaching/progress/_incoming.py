@@ -11,8 +11,8 @@ import math
 from typing import TYPE_CHECKING
 
 from tutor.engine.errors import LaughError
-from tutor.teaching.progress._records import Answer, Sighting
 from tutor.teaching.progress._schema import LATEST_TIME, MAX_TEXT, PLAY_KINDS, known_kinds
+from tutor.teaching.progress._store_rows import Answer, Sighting
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

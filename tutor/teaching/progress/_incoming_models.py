@@ -13,7 +13,6 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, mod
 
 from tutor.engine.models import Model
 from tutor.puzzles.themes import theme_ids
-from tutor.teaching.progress._records import Answer, LessonState, Sighting
 from tutor.teaching.progress._schema import (
     CONTEXTS,
     LATEST_TIME,
@@ -22,6 +21,7 @@ from tutor.teaching.progress._schema import (
     OUTCOMES,
     known_kinds,
 )
+from tutor.teaching.progress._store_rows import Answer, LessonState, Sighting
 
 __all__ = ["AnswerIn", "LessonIn", "Moment", "Seconds", "SightingIn", "Text", "Whole"]
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _values as V
-from tutor.teaching.progress._records import Answer, LessonState, Sighting, _state
 from tutor.teaching.progress._schema import _LONGEST, _recompute
+from tutor.teaching.progress._store_rows import Answer, LessonState, Sighting, _state
 from tutor.teaching.progress._writes import set_meta
 
 

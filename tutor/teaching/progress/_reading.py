@@ -10,7 +10,7 @@ import sqlite3
 from tutor.engine.errors import LaughError
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import _tallies
-from tutor.teaching.progress._records import (
+from tutor.teaching.progress._store_rows import (
     Answer,
     LessonState,
     RatingPoint,

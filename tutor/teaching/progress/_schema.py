@@ -28,7 +28,7 @@ PLAY_KINDS = frozenset({"capture-choice", "declaration"})
 
 def known_kinds() -> frozenset[str]:
     """The kinds of answer this program records: the puzzle kinds, and the moments of a
-    practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.game`)."""
+    practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.practice_deal`)."""
     from tutor.puzzles.registry import KINDS
 
     return frozenset(KINDS) | PLAY_KINDS

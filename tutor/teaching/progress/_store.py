@@ -25,9 +25,9 @@ from tutor.teaching.progress._damage import _check_and_migrate, _check_header, _
 from tutor.teaching.progress._keeping import Keeping, _are, _backup, _busy, _n
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._reading import Reads
-from tutor.teaching.progress._records import Answer, LessonState, RatingChange, Sighting
 from tutor.teaching.progress._salvage import move_aside, salvage
 from tutor.teaching.progress._schema import _LONGEST, FILE_NAME, _connect, _recompute
+from tutor.teaching.progress._store_rows import Answer, LessonState, RatingChange, Sighting
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
 
@@ -578,7 +578,7 @@ class ProgressStore(Keeping, Reads):
           which keep the higher value; a setting not here is added.
         - Sightings (the figures of spotting oversights) are keyed by ``uid`` as answers are.
         - The ratings are recomputed from the merged answers (:meth:`recompute_ratings`), and
-          the review schedules (:mod:`tutor.teaching.review`, which cache what the answers say)
+          the review schedules (:mod:`tutor.teaching.spaced_review`, which cache what the answers say)
           are dropped to be rebuilt from them in time order.
 
         Raises :class:`~tutor.teaching.progress._values.StoreValueError` for a value the store

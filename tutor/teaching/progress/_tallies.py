@@ -15,7 +15,7 @@ import sqlite3
 import statistics
 from collections.abc import Iterable
 
-from tutor.teaching.progress._records import Tally
+from tutor.teaching.progress._store_rows import Tally
 
 #: An answer's themes, each once (a theme listed twice counts once).
 _THEME_ROWS = (

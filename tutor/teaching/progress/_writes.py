@@ -25,8 +25,8 @@ import sqlite3
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import _values as V
-from tutor.teaching.progress._records import RatingChange
 from tutor.teaching.progress._schema import _LONGEST
+from tutor.teaching.progress._store_rows import RatingChange
 
 __all__ = ["apply", "apply_in_transaction", "check", "Transaction", "save_rating"]
 

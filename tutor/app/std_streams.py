@@ -20,7 +20,7 @@
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
 - :func:`is_terminal`: whether a stream is a terminal (False for a closed one).
 
-Reading answers is :mod:`tutor.app.io`'s (the seam's implementations).
+Reading answers is :mod:`tutor.app.learner_io`'s (the seam's implementations).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from fsrs import Rating
 
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import SCHEMA_VERSION, ProgressStore
-from tutor.teaching.review import (
+from tutor.teaching.spaced_review import (
     SCHEMA,
     ReviewBook,
     rating_for,

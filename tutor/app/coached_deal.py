@@ -5,7 +5,7 @@ follows with the coach silent unless asked (``why`` or ``coach`` at any prompt).
 
 The deal is played by the play screen itself (:class:`tutor.app.play.DealPlayer`, its watch and
 its prompts, through the I/O seam); the coach watches beside it as a
-:class:`~tutor.app.play.game.DealObserver`: told of each of the learner's prompts, it asks the
+:class:`~tutor.app.play.practice_deal.DealObserver`: told of each of the learner's prompts, it asks the
 engine which situations are present (:func:`tutor.teaching.coach.situations`) and speaks of
 each new one; it takes the lines ``why`` and ``coach``.  Nothing here knows a rule: the words
 are the course's (the lesson page a ``coach`` block names for each situation, and the
@@ -31,8 +31,8 @@ from rich.text import Text
 
 from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
-from tutor.app.play.game import DealObserver, DealPlayer
 from tutor.app.play.inputs import QUIT_WORDS
+from tutor.app.play.practice_deal import DealObserver, DealPlayer
 from tutor.app.play.sheet import review_renderable, settlement_table
 from tutor.app.play.watching import CLAIM_WORDS
 from tutor.engine.deal import Deal, Oversight, new_deal
@@ -468,8 +468,8 @@ def survey(
     import io as _io
 
     from tutor.app.context import Context, Glyphs
-    from tutor.app.io import ScriptedIO
-    from tutor.app.streams import make_console
+    from tutor.app.learner_io import ScriptedIO
+    from tutor.app.std_streams import make_console
 
     holder: dict = {}
     console = make_console(file=_io.StringIO(), width=width, plain=True)
@@ -491,7 +491,7 @@ def scripted_learner(
     engine's legal actions, or by the computer player ``bot`` (a name of
     :func:`tutor.engine.bots.make_bot`); each declaration it may make (``declares``), each
     claim open to it (``claims``, also when the coach asks); Enter otherwise."""
-    from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WHICH_PROMPT
+    from tutor.app.play.practice_deal import NAME_PROMPT, TURN_PROMPT, WHICH_PROMPT
     from tutor.engine.bots import make_bot
 
     rng = random.Random(seed)

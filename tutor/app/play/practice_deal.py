@@ -24,7 +24,7 @@ named the cards (or the rank) and pressed Enter.  The learner's terminal is the 
 seam (:class:`tutor.teaching.io.LearnerIO`), and time comes from its clock.
 
 **Watching beside the learner.**  An ``observer`` (a :class:`DealObserver`: the coach of
-:mod:`tutor.app.coach`) is told of each of the learner's prompts before it is read, may take a
+:mod:`tutor.app.coached_deal`) is told of each of the learner's prompts before it is read, may take a
 line the learner typed before it is read as a move, and is told of each action applied; it
 asks the engine its own questions of :attr:`DealPlayer.deal` and speaks through the same
 :attr:`DealPlayer.io`.
@@ -96,7 +96,7 @@ def watch_label(name: str, width: int = 80) -> str:
 @runtime_checkable
 class _LinesInOrder(Protocol):
     """Input whose next line can be looked at before a prompt takes it (piped or scripted
-    lines: :class:`tutor.app.io.ScriptedIO`); ``in_order`` False when it cannot (the answers are
+    lines: :class:`tutor.app.learner_io.ScriptedIO`); ``in_order`` False when it cannot (the answers are
     a function of the prompt)."""
 
     in_order: bool
@@ -401,9 +401,7 @@ class DealPlayer(Watching):
         who = self.names[d.to_move] if d.to_move is not None else "nobody"
         free = [a for a in mine if a.kind in DECLARATIONS or a.kind == "take_table_mournival"]
         self.io.say(
-            f"It is {who}'s turn. You may claim an oversight at any time"
-            + (", and declare from your hand" if d.declarations_are_free else "")
-            + "."
+            f"It is {who}'s turn. {d.game.at_any_time}."
             + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
         )
 

@@ -39,7 +39,13 @@ from tutor.app.clock import (
     countdown_for,
     countdown_line,
 )
-from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols, whole_word_text
+from tutor.app.std_streams import (
+    RStripWriter,
+    is_terminal,
+    make_console,
+    suit_symbols,
+    whole_word_text,
+)
 from tutor.engine.cards import RANKS, SUITS
 from tutor.engine.safetext import printable
 from tutor.teaching.words import is_quit
@@ -87,7 +93,7 @@ class ConsoleIO:
         """Print ``text`` (no markup; control, bidi and format characters escaped) in ``style``,
         wrapped at spaces to the console's width unless ``wrap`` is False (then one line,
         whatever its length).  A word is never broken: a path, code or token too wide for the
-        line stands whole on a line of its own (:func:`~tutor.app.streams.whole_word_lines`)."""
+        line stands whole on a line of its own (:func:`~tutor.app.std_streams.whole_word_lines`)."""
         shown = Text(printable(text), style=style or "")  # escaped before it is laid out
         if wrap:
             shown = whole_word_text(shown, self.console.width)
@@ -608,7 +614,7 @@ def make_io(
 ) -> TerminalIO | ScriptedIO:
     """The seam for the real terminal: a :class:`TerminalIO` (real time) when standard input and
     output are terminals (or ``interactive``), else a :class:`ScriptedIO` reading standard input
-    (no real time).  ``console`` defaults to :func:`~tutor.app.streams.make_console`'s; with
+    (no real time).  ``console`` defaults to :func:`~tutor.app.std_streams.make_console`'s; with
     ``plain``, piped output has no colour, no escape codes and no padding whatever the output
     is.  ``history_path``: the file of a terminal's history of plain questions."""
     if interactive is None:
