@@ -49,6 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tutor.app.web.drills import Drills
 from tutor.app.web.lesson import LessonSession
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.safetext import printable
@@ -371,6 +372,7 @@ class WebApp:
         self._index: list[CourseEntry] | None = None
         self._lessons: dict[str, object] = {}
         self._wrong_codes: dict[str, list[float]] = {}
+        self.drills = Drills(self)  # the drills' pages: tutor/app/web/drills.py
         routes = [
             Route("/", self.home),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
@@ -388,6 +390,7 @@ class WebApp:
             Route("/s/{token}/lesson/{lesson}", self.lesson, methods=["GET", "POST"]),
             Route("/s/{token}/lesson/{lesson}/v", self.lesson_version),
             Route("/s/{token}/lesson/{lesson}/again", self.again, methods=["POST"]),
+            *self.drills.routes(),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
         self.app = Starlette(routes=routes)
@@ -443,12 +446,13 @@ class WebApp:
         return value
 
     def close(self) -> None:
-        """End every lesson in progress."""
+        """End every lesson and drill in progress."""
         with self._lock:
             learners = list(self.learners.values())
         for ln in learners:
             if ln.session is not None:
                 ln.session.close()
+        self.drills.close()
 
     # -- pages -----------------------------------------------------------------------------
 
