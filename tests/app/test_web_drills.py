@@ -368,3 +368,23 @@ def test_a_students_drill_is_theirs_alone(tmp_path):
                 assert len(a.answers()) == 1 and len(b.answers()) == 0
     finally:
         web.close()
+
+
+def test_the_dashboard_sees_a_students_drill(tmp_path):
+    room = ClassRoom(tmp_path / "class")
+    web = WebApp(room=room)
+    try:
+        with TestClient(web.app) as client:
+            r = client.post("/join", data={"code": room.code, "name": "Ann"}, follow_redirects=False)
+            ann = r.headers["location"].split("/")[2]
+            client.post("/teacher", data={"code": room.teacher_code})
+            before = client.get("/teacher").text  # the grid made, and kept
+            assert "Oversight streak" not in _words(before).split("Who is where")[1]
+            html = client.get(f"/s/{ann}/drill/settle").text
+            _send(client, html, "0")
+            (learner,) = web._grid().learners
+            assert learner.total.answers == 1  # the drill's answer is in the grid at once
+            board = _words(client.get("/teacher").text)
+            assert "Rapid settlement arithmetic" in board.split("Who is where")[1]
+    finally:
+        web.close()

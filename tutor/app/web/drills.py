@@ -31,6 +31,7 @@ drill menu, such as ``streak``, ``storm``, ``count``, ``settle``):
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -168,7 +169,9 @@ class DrillSession:
     ``result`` is ``"completed"``, ``"closed"`` or ``"failed"`` once it ends (``error``: the
     one line said for a failure).  ``changed``: called (no arguments, from any thread)
     whenever the page changes or an answer is recorded; :attr:`answers` counts the answers
-    recorded."""
+    recorded; :attr:`serial` tells this session from every other of the process."""
+
+    _serials = itertools.count(1)
 
     def __init__(
         self,
@@ -185,6 +188,7 @@ class DrillSession:
         self.result: str | None = None
         self.error: str | None = None
         self.answers = 0
+        self.serial = next(self._serials)
         self._thread = threading.Thread(target=self._run, daemon=True, name=f"drill {drill.name}")
 
     def start(self) -> DrillSession:
@@ -269,6 +273,22 @@ class Drills:
         """The learner's drill (running or ended), or None."""
         with self._lock:
             return self.sessions.get(learner.store)
+
+    def doing(self, store: Path) -> str | None:
+        """The drill the learner whose progress file is ``store`` is at now (its title, with
+        the answers it has recorded), or None (the teacher's dashboard)."""
+        with self._lock:
+            s = self.sessions.get(store)
+        if s is None or not s.alive or s.io.finished:
+            return None
+        return f"{s.drill.title}, {s.answers} answer{'' if s.answers == 1 else 's'}"
+
+    def answers_key(self, store: Path) -> tuple:
+        """What changes when the drill of the learner whose progress file is ``store``
+        records another answer (the dashboard's grid is made again)."""
+        with self._lock:
+            s = self.sessions.get(store)
+        return () if s is None else (s.serial, s.answers)
 
     def _session(self, learner: Learner, drill: WebDrill, again: bool = False) -> DrillSession:
         """The learner's session of ``drill``: the one there, else a new one (another drill's

@@ -924,6 +924,7 @@ class WebApp:
                     "where": where,
                     "stuck": is_stuck,
                     "done": bool(s is not None and s.io.finished),
+                    "drill": self.drills.doing(path),
                 }
             )
         return {"report": self._grid(), "rows": rows}
@@ -1001,10 +1002,11 @@ class WebApp:
 
     def _answers_key(self, name: str, path: Path) -> tuple:
         """What changes when the student's store has another answer: their lesson on this
-        server and the tries it recorded."""
+        server and the tries it recorded, their drill and its answers."""
         ln = self._by_file.get(path)
         s = ln.session if ln is not None else None
-        return (name, s.serial, len(s.tries)) if s is not None else (name, None, 0)
+        key = (name, s.serial, len(s.tries)) if s is not None else (name, None, 0)
+        return key + self.drills.answers_key(path)
 
     def _student_export(self, name: str, path: Path):
         """The student's progress as their export reads (:func:`export_data` then
