@@ -96,7 +96,18 @@ def _explained(puzzle, answer: str) -> list[str]:
 
     shown = plain_text(position_screen(puzzle, True))
     text = plain_text(render_explanation(puzzle, puzzle.grade(answer, 1)))
-    return [ln.strip() for ln in text.splitlines() if len(ln.strip()) > 15 and ln.strip() not in shown]
+    return [
+        ln.strip() for ln in text.splitlines() if len(ln.strip()) > 15 and ln.strip() not in shown
+    ]
+
+
+def _card_in(card: int, text: str) -> bool:
+    """Whether ``text`` shows ``card`` (``7♣``, or in a group of its rank: ``7♦♣``)."""
+    from tutor.engine.cards import pretty_cards
+
+    shown = pretty_cards([card])
+    rank, suit = re.escape(shown[:-1]), re.escape(shown[-1])
+    return re.search(rf"(?<![0-9]){rank}[♣♦♥♠]*{suit}", text) is not None
 
 
 def _wrong(puzzle) -> str:
@@ -113,6 +124,11 @@ def test_a_position_is_served_alone_and_a_right_answer_graded_and_saved(streak):
     page = _words(html)
     # the position is the learner's view, exactly the terminal's screen of it
     assert plain_text(position_screen(puzzle, True)) in page
+    # no card of another player's hand anywhere in the page (alone, or in a group: J♣♦)
+    deal = puzzle.deal()
+    hidden = [c for q in range(deal.n) if q != puzzle.seat for c in deal.hand(q)]
+    assert hidden and not [c for c in hidden if _card_in(c, page)]
+    assert all(_card_in(c, page) for c in deal.hand(puzzle.seat))  # the check finds cards
     # nothing of the answer, the verdict or the explanation before an answer
     secret = _explained(puzzle, _wrong(puzzle))
     assert secret and not [s for s in secret if s in page]
@@ -375,7 +391,9 @@ def test_the_dashboard_sees_a_students_drill(tmp_path):
     web = WebApp(room=room)
     try:
         with TestClient(web.app) as client:
-            r = client.post("/join", data={"code": room.code, "name": "Ann"}, follow_redirects=False)
+            r = client.post(
+                "/join", data={"code": room.code, "name": "Ann"}, follow_redirects=False
+            )
             ann = r.headers["location"].split("/")[2]
             client.post("/teacher", data={"code": room.teacher_code})
             before = client.get("/teacher").text  # the grid made, and kept
@@ -386,5 +404,23 @@ def test_the_dashboard_sees_a_students_drill(tmp_path):
             assert learner.total.answers == 1  # the drill's answer is in the grid at once
             board = _words(client.get("/teacher").text)
             assert "Rapid settlement arithmetic" in board.split("Who is where")[1]
+    finally:
+        web.close()
+
+
+def test_a_class_led_through_a_lesson_goes_to_it_from_a_drill(tmp_path):
+    room = ClassRoom(tmp_path / "class")
+    web = WebApp(room=room)
+    try:
+        with TestClient(web.app) as client:
+            r = client.post(
+                "/join", data={"code": room.code, "name": "Ann"}, follow_redirects=False
+            )
+            ann = r.headers["location"].split("/")[2]
+            v = client.get(f"/s/{ann}/drill/settle/v").json()["v"]
+            room.set_pace(mode="led", lesson="history", page=0)
+            assert client.get(f"/s/{ann}/drill/settle/v").json()["v"] != v  # the page follows
+            r = client.get(f"/s/{ann}/drill/settle", follow_redirects=False)
+            assert r.status_code == 303 and r.headers["location"] == f"/s/{ann}/lesson/history"
     finally:
         web.close()

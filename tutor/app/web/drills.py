@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
+from jinja2 import Environment
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -47,8 +48,27 @@ from tutor.engine.safetext import printable
 from tutor.teaching.drills.registry import DRILLS, DrillKind, DrillRequest
 from tutor.teaching.progress import ProgressStore
 
-if TYPE_CHECKING:
-    from tutor.app.web.server import Learner, WebApp
+
+class Site(Protocol):
+    """What the drills use of the pages' server (:class:`tutor.app.web.server.WebApp`, which
+    mounts them: imported by it, they import nothing of it)."""
+
+    env: Environment
+    room: Any
+
+    def learner(self, token: str) -> Any:
+        """The :class:`~tutor.app.web.server.Learner` whose token is ``token``, or None."""
+
+    def render(self, template: str, status: int = 200, **values: Any) -> Response: ...
+
+    def missing(self, why: str = "") -> Response: ...
+
+    def changed(self) -> None: ...
+
+    def _led_entry(self) -> Any: ...
+
+    def _pace_version(self) -> str: ...
+
 
 __all__ = ["DrillIO", "DrillSession", "Drills", "WebDrill", "form_of", "web_drills"]
 
@@ -73,9 +93,7 @@ def web_drills() -> dict[str, WebDrill]:
         for entry in kind.entries():
             label = entry.label[:1].upper() + entry.label[1:]
             title = label.split(":")[0] if ":" in label else label
-            out[entry.words[0]] = WebDrill(
-                entry.words[0], title, label, kind, dict(entry.settings)
-            )
+            out[entry.words[0]] = WebDrill(entry.words[0], title, label, kind, dict(entry.settings))
     return out
 
 
@@ -245,10 +263,12 @@ class DrillSession:
 class Drills:
     """The drills of ``web`` (a :class:`~tutor.app.web.server.WebApp`): one drill at a time
     for each learner (:attr:`sessions`, by their progress file); :meth:`routes` are mounted by
-    the server, :meth:`close` ends every drill."""
+    the server, :meth:`close` ends every drill; ``read_form`` reads a page's form (the server's
+    :func:`~tutor.app.web.server.read_form`: a short body of text, or nothing)."""
 
-    def __init__(self, web: WebApp):
+    def __init__(self, web: Site, read_form: Callable[[Request], Awaitable[dict[str, str]]]):
         self.web = web
+        self.read_form = read_form
         self.kinds = web_drills()
         self.sessions: dict[Path, DrillSession] = {}
         self._lock = threading.Lock()
@@ -269,7 +289,7 @@ class Drills:
 
     # -- sessions --------------------------------------------------------------------------
 
-    def session_of(self, learner: Learner) -> DrillSession | None:
+    def session_of(self, learner: Any) -> DrillSession | None:
         """The learner's drill (running or ended), or None."""
         with self._lock:
             return self.sessions.get(learner.store)
@@ -290,7 +310,7 @@ class Drills:
             s = self.sessions.get(store)
         return () if s is None else (s.serial, s.answers)
 
-    def _session(self, learner: Learner, drill: WebDrill, again: bool = False) -> DrillSession:
+    def _session(self, learner: Any, drill: WebDrill, again: bool = False) -> DrillSession:
         """The learner's session of ``drill``: the one there, else a new one (another drill's
         is ended first)."""
         from tutor.app.sessions import DrillOptions, drill_request
@@ -309,7 +329,7 @@ class Drills:
             self.web.changed()
             return s
 
-    def _find(self, request: Request) -> tuple[str, Learner | None, WebDrill | None]:
+    def _find(self, request: Request) -> tuple[str, Any, WebDrill | None]:
         token = request.path_params["token"]
         return token, self.web.learner(token), self.kinds.get(request.path_params["name"])
 
@@ -326,9 +346,7 @@ class Drills:
             return RedirectResponse(f"/s/{token}/lesson/{led.id}", status_code=303)
         here = f"/s/{token}/drill/{drill.name}"
         if request.method == "POST":
-            from tutor.app.web.server import read_form
-
-            form = await read_form(request)
+            form = await self.read_form(request)
             s = self.session_of(learner)
             if s is not None and s.drill.name == drill.name:
                 try:

@@ -372,7 +372,7 @@ class WebApp:
         self._index: list[CourseEntry] | None = None
         self._lessons: dict[str, object] = {}
         self._wrong_codes: dict[str, list[float]] = {}
-        self.drills = Drills(self)  # the drills' pages: tutor/app/web/drills.py
+        self.drills = Drills(self, read_form)  # the drills' pages: tutor/app/web/drills.py
         routes = [
             Route("/", self.home),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
