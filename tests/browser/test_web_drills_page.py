@@ -66,6 +66,8 @@ def test_a_learner_plays_an_oversight_streak_by_keyboard(tmp_path, pages, monkey
     problems: list[str] = []
     try:
         page.goto(f"{srv.base}/s/{TOKEN}/")
+        problems += _axe(page)
+        _shot(page, "web-drills-course-360", tmp_path)
         for _ in range(60):  # to the drill's link by Tab alone
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.getAttribute('href') || ''").endswith(
@@ -156,7 +158,7 @@ def test_a_positions_time_runs_out_and_the_page_moves_on(tmp_path, pages):
 
 def test_the_counting_trainers_scroll_shows_one_line_then_asks(tmp_path, pages):
     web = WebApp(store=tmp_path / "progress.sqlite3", token=TOKEN)
-    web.drills.kinds["count"].settings.update(speed=12.0, rounds=1)
+    web.drills.kinds["count"].settings.update(speed=25.0, rounds=1)
     srv = Served(web)
     page = pages(360, 740)
     problems: list[str] = []
@@ -187,6 +189,31 @@ def test_the_counting_trainers_scroll_shows_one_line_then_asks(tmp_path, pages):
         page.keyboard.type("banana")
         _enter(page)
         assert "is not a number" in page.inner_text("main")
+        assert not page.laugh_errors
+    finally:
+        srv.stop()
+    assert not problems, problems
+
+
+def test_a_settlement_by_keyboard(tmp_path, pages, monkeypatch):
+    from tutor.teaching.drills.settle import SettleDrill
+
+    questions = _keep(monkeypatch, SettleDrill, "make_question")
+    srv = Served(WebApp(store=tmp_path / "progress.sqlite3", token=TOKEN))
+    page = pages(360, 740)
+    problems: list[str] = []
+    try:
+        page.goto(f"{srv.base}/s/{TOKEN}/drill/settle")
+        _wait_focus(page, "answer")
+        problems += _axe(page)
+        _fits(page)
+        _shot(page, "web-drills-settle-360", tmp_path)
+        page.keyboard.type(str(questions[-1].answer))
+        _enter(page)
+        assert "✓" in page.inner_text("main")
+        _wait_focus(page, "answer")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _shot(page, "web-drills-settle-1280", tmp_path)
         assert not page.laugh_errors
     finally:
         srv.stop()
