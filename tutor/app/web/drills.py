@@ -368,7 +368,8 @@ class Drills:
         io = s.io
         await anyio.to_thread.run_sync(io.wait_ready, 2.0)
         items, prompt = io.screen()
-        if prompt is not None and (io.left(prompt) or 1.0) <= 0:  # its time ran out: the
+        left = io.left(prompt) if prompt is not None else None
+        if prompt is not None and left is not None and left <= 0:  # its time ran out: the
             await anyio.to_thread.run_sync(io.wait_past, prompt.number)  # drill goes on
             items, prompt = io.screen()
         if prompt is not None:
