@@ -424,3 +424,25 @@ def test_a_class_led_through_a_lesson_goes_to_it_from_a_drill(tmp_path):
             assert r.status_code == 303 and r.headers["location"] == f"/s/{ann}/lesson/history"
     finally:
         web.close()
+
+
+def test_laugh_stats_sees_a_streak_played_on_the_page(streak, tmp_path):
+    import os
+
+    from support import ROOT, laugh_process
+
+    web, client, puzzles = streak
+    assert web.solo.store == tmp_path / "progress.sqlite3"  # laugh's own file under LAUGH_HOME
+    html = client.get(f"/s/{TOKEN}/drill/streak").text
+    for _ in range(2):
+        html = _send(client, html, puzzles[-1].expected_answer_text())
+    html = _send(client, html, _wrong(puzzles[-1]))
+    _send(client, html, "no")
+    env = dict(os.environ, LAUGH_HOME=str(tmp_path), COLUMNS="80", PYTHONPATH=str(ROOT))
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = laugh_process(["stats"], None, env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    flat = " ".join(proc.stdout.split())
+    assert "Personal bests of the oversight drill" in flat and "streak mixed 2" in flat
+    assert "Statistics: 3 answers recorded" in flat and "67% 2/3" in flat  # 2 right, 1 wrong
+    assert "Spotting oversights (play, matches and drills)" in flat
