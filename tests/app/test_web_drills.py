@@ -281,6 +281,10 @@ def test_the_counting_trainer_scrolls_then_grades_from_memory(solo, monkeypatch)
     page = _words(html)
     assert "Stop!" in page and "are unseen?" in page
     assert 'id="scroll"' not in html  # the scroll is gone: from memory
+    deal = rnd.deal  # no card of another player's hand on the page
+    hidden = [c for q in range(deal.n) if q != rnd.seat for c in deal.hand(q)]
+    assert not [c for c in hidden if _card_in(c, page)]
+    assert all(_card_in(c, page) for c in deal.hand(rnd.seat))
     assert "The answer:" not in page and "✓" not in page and "- table" not in page
     # a word that is not a number: said, never graded
     html = _send(client, html, "banana")
