@@ -266,17 +266,24 @@ def test_the_counting_trainer_scrolls_then_grades_from_memory(solo, monkeypatch)
 
     web, client = solo
     rounds = _keep(monkeypatch, CountDrill, "make_round")
-    monkeypatch.setitem(web.drills.kinds["count"].settings, "speed", 200.0)
+    monkeypatch.setitem(web.drills.kinds["count"].settings, "speed", 30.0)
     monkeypatch.setitem(web.drills.kinds["count"].settings, "rounds", 1)
     html = client.get(f"/s/{TOKEN}/drill/count").text
     assert "Round 1" in _words(html) and "Start" in html
-    html = _send(client, html, "")  # Enter to start: the scroll
-    for _ in range(100):
+    html = _send(client, html, "")  # Enter to start: the scroll, and no question meanwhile
+    assert 'id="scroll"' in html and _form(html) is None
+    # without the page's script, the lines so far, the page loading again each second
+    assert '<noscript><meta http-equiv="refresh" content="1"></noscript>' in html
+    shown = [html.count("<li>")]
+    for _ in range(200):
         if _form(html):
             break
         assert 'id="scroll"' in html  # the scroll's lines, what the learner watches
         time.sleep(0.05)
         html = client.get(f"/s/{TOKEN}/drill/count").text
+        if 'id="scroll"' in html:
+            shown.append(html.count("<li>"))
+    assert len(shown) > 1 and shown[-1] > shown[0]  # one by one, at the drill's pace
     (rnd,) = rounds
     page = _words(html)
     assert "Stop!" in page and "are unseen?" in page
