@@ -180,6 +180,24 @@ def test_a_wrong_answer_ends_the_streak_explained_with_the_terminals_result(stre
         assert store.get_meta(best_key("streak", None)) == repr(right)
 
 
+def test_a_storm_ends_with_the_terminals_result(streak, monkeypatch):
+    web, client, puzzles = streak
+    monkeypatch.setitem(web.drills.kinds["storm"].settings, "positions", 3)
+    html = client.get(f"/s/{TOKEN}/drill/storm").text
+    assert re.search(r'id="clock" data-left="1[78]\d\.\d"', html)  # three minutes, less
+    html = _send(client, html, puzzles[-1].expected_answer_text())
+    assert "combo 1" in _words(html)
+    missed = puzzles[-1]
+    html = _send(client, html, _wrong(missed))
+    assert "✗ -10 s" in _words(html)
+    html = _send(client, html, puzzles[-1].expected_answer_text())
+    page = _words(html)
+    assert "Storm over: score 2, 1 mistake" in page and "Missed (1):" in page
+    assert missed.id in page and page.index("Missed (1):") < page.index("Storm over")
+    assert "Another storm?" in page
+    assert [a.correct for a in _answers(web)] == [True, False, True]
+
+
 def test_an_unknown_or_hostile_word_is_said_and_never_graded(streak):
     web, client, puzzles = streak
     html = client.get(f"/s/{TOKEN}/drill/streak").text
