@@ -475,3 +475,14 @@ def test_laugh_stats_sees_a_streak_played_on_the_page(streak, tmp_path):
     assert "Personal bests of the oversight drill" in flat and "streak mixed 2" in flat
     assert "Statistics: 3 answers recorded" in flat and "67% 2/3" in flat  # 2 right, 1 wrong
     assert "Spotting oversights (play, matches and drills)" in flat
+
+
+def test_another_drill_opens_at_once_while_a_scroll_runs(solo, monkeypatch):
+    web, client = solo
+    monkeypatch.setitem(web.drills.kinds["count"].settings, "speed", 0.5)  # a slow scroll
+    html = client.get(f"/s/{TOKEN}/drill/count").text
+    html = _send(client, html, "")
+    assert 'id="scroll"' in html
+    t0 = time.monotonic()
+    html = client.get(f"/s/{TOKEN}/drill/settle").text  # the scroll's drill is ended
+    assert time.monotonic() - t0 < 3.0 and _form(html) is not None

@@ -42,6 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from tutor.app.clock import TerminalClock
 from tutor.app.web.webio import Item, Prompt, WebIO
 from tutor.engine.errors import LaughError
 from tutor.engine.safetext import printable
@@ -118,6 +119,7 @@ class DrillIO(WebIO):
     def __init__(self, changed: Callable[[], None] | None = None):
         super().__init__(changed=changed)
         self._cut: int | None = None
+        self.clock = _ClosingClock(self)
 
     def answered(self, prompt: Prompt, text: str) -> None:
         form = form_of(prompt)
@@ -165,6 +167,21 @@ class DrillIO(WebIO):
         if prompt.ends is None:
             return None
         return prompt.ends + prompt.lag - self.clock.now()
+
+
+class _ClosingClock(TerminalClock):
+    """The server's clock (:class:`~tutor.app.clock.TerminalClock`) for a drill's page, whose
+    :meth:`sleep` (the counting trainer's scroll) ends early once ``io`` is closed: a drill
+    left mid-scroll ends at once, and the learner's next drill does not wait for it."""
+
+    def __init__(self, io: DrillIO):
+        self._io = io
+
+    def sleep(self, seconds: float) -> None:
+        io = self._io
+        if seconds > 0:
+            with io._cond:
+                io._cond.wait_for(lambda: io._closed, seconds)
 
 
 class _TellingStore(ProgressStore):
