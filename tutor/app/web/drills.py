@@ -292,6 +292,7 @@ class Drills:
         web.env.globals["web_drills"] = list(self.kinds.values())
 
     def routes(self) -> list[Route]:
+        """The drills' routes (see the module docstring), for the server's list."""
         return [
             Route("/s/{token}/drill/{name}", self.page, methods=["GET", "POST"]),
             Route("/s/{token}/drill/{name}/again", self.again, methods=["POST"]),
@@ -299,6 +300,7 @@ class Drills:
         ]
 
     def close(self) -> None:
+        """End every learner's drill (what is answered is already saved)."""
         with self._lock:
             sessions = list(self.sessions.values())
         for s in sessions:
@@ -353,6 +355,10 @@ class Drills:
     # -- pages -----------------------------------------------------------------------------
 
     async def page(self, request: Request) -> Response:
+        """``GET``: the learner's drill as it stands (started when none is running), a timed
+        question's time counted from now; ``POST`` (``n``, ``text``): answer question ``n``
+        and go back to the page.  404 for an unknown token or drill; a class led through a
+        lesson goes to it."""
         import anyio.to_thread
 
         token, learner, drill = self._find(request)
@@ -410,6 +416,7 @@ class Drills:
         )
 
     async def again(self, request: Request) -> Response:
+        """``POST``: a new drill of the same kind (the one running ends, its answers saved)."""
         import anyio.to_thread
 
         token, learner, drill = self._find(request)
