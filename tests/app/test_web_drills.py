@@ -486,3 +486,16 @@ def test_another_drill_opens_at_once_while_a_scroll_runs(solo, monkeypatch):
     t0 = time.monotonic()
     html = client.get(f"/s/{TOKEN}/drill/settle").text  # the scroll's drill is ended
     assert time.monotonic() - t0 < 3.0 and _form(html) is not None
+
+
+def test_a_scrolls_lines_do_not_move_the_teachers_pages():
+    """The teacher's dashboard loads again when its count of changes moves: a student's
+    scroll, a line every half second, is not a change it shows."""
+    told: list[int] = []
+    io = WebIO(changed=lambda: told.append(1))
+    with io.ticker() as show:
+        before = len(told)
+        for k in range(20):
+            show(f"line {k}")
+        assert len(told) == before and io.ticking() == [f"line {k}" for k in range(20)]
+    assert io.ticking() is None

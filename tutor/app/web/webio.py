@@ -154,11 +154,12 @@ class WebIO(ConsoleIO):
         self.interrupt: Callable[[], bool] | None = None
         self._changed = changed
 
-    def _bump(self) -> None:
-        """What the page shows changed (called holding the lock)."""
+    def _bump(self, tell: bool = True) -> None:
+        """What the page shows changed (called holding the lock); ``tell`` False: not worth
+        telling ``changed`` (a scroll's next line: the teacher's pages show nothing of it)."""
         self.version += 1
         self._cond.notify_all()
-        if self._changed is not None:
+        if tell and self._changed is not None:
             self._changed()
 
     # -- output ----------------------------------------------------------------------------
@@ -294,7 +295,7 @@ class WebIO(ConsoleIO):
             with self._cond:
                 if self._ticker is not None:
                     self._ticker.append(printable(line))
-                    self._bump()
+                    self._bump(tell=False)
 
         with self._cond:
             self._ticker = []
