@@ -390,10 +390,12 @@ class Drills:
             )
         io = s.io
         await anyio.to_thread.run_sync(io.wait_ready, 2.0)
+        version = io.version  # read first: a change while the page is made loads it again
         items, prompt = io.screen()
         left = io.left(prompt) if prompt is not None else None
         if prompt is not None and left is not None and left <= 0:  # its time ran out: the
             await anyio.to_thread.run_sync(io.wait_past, prompt.number)  # drill goes on
+            version = io.version
             items, prompt = io.screen()
         if prompt is not None:
             io.served(prompt.number)
@@ -412,7 +414,7 @@ class Drills:
             result=s.result,
             remember=self.web.room is not None,
             watch=f"{here}/v",
-            v=f"{io.version}:{self.web._pace_version()}",
+            v=f"{version}:{self.web._pace_version()}",
         )
 
     async def again(self, request: Request) -> Response:
