@@ -18,7 +18,7 @@ from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import level
 from tutor.engine.outputs import check_output
 from tutor.engine.sources import default_library
-from tutor.teaching.drills.registry import DrillRequest, drill_kind
+from tutor.teaching.drills.registry import DrillKind, DrillRequest, drill_kind
 from tutor.teaching.progress import ProgressStore
 
 #: The computer players of ``laugh play`` and ``laugh match`` unless another level is chosen.
@@ -90,6 +90,29 @@ def run_drill(opts: DrillOptions, *, io=None, next_line: bool = True) -> int:
     drill, a ruleset or player count that does not fit, or a request the drill refuses (its
     ``check``); ``EOFError``/``KeyboardInterrupt`` pass through (answers are already recorded).
     """
+    kind, request = drill_request(opts)
+    seed, io, store = session_io(request.seed, opts.save, io)
+    try:
+        kind.run(io, store, request)
+    finally:
+        if store is not None:
+            store.close()
+    if next_line:
+        io.say(
+            f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
+            "(what is due today, the next lesson, the drills).",
+            style="dim",
+        )
+    return 0
+
+
+def drill_request(opts: DrillOptions) -> tuple[DrillKind, DrillRequest]:
+    """The drill ``opts`` asks for and its :class:`DrillRequest` (``laugh drill``, the home
+    screen and the browser's drills, :mod:`tutor.app.web.drills`): the ruleset read, the
+    player count checked, a fresh seed from :class:`random.SystemRandom` where none is given,
+    the registry's defaults under the settings given.  Raises :class:`UsageError` for an
+    unknown drill, a ruleset or player count that does not fit, or a request the drill
+    refuses (its ``check``)."""
     kind = drill_kind(opts.kind)
     lib = default_library()
     rs = lib.ruleset(opts.ruleset) if opts.ruleset else None
@@ -116,19 +139,7 @@ def run_drill(opts: DrillOptions, *, io=None, next_line: bool = True) -> int:
     problem = kind.check(request) if kind.check is not None else None
     if problem:
         raise UsageError(problem)
-    seed, io, store = session_io(seed, opts.save, io)
-    try:
-        kind.run(io, store, request)
-    finally:
-        if store is not None:
-            store.close()
-    if next_line:
-        io.say(
-            f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
-            "(what is due today, the next lesson, the drills).",
-            style="dim",
-        )
-    return 0
+    return kind, request
 
 
 def start_play(

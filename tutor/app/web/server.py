@@ -49,6 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tutor.app.web.drills import Drills
 from tutor.app.web.lesson import LessonSession
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.safetext import printable
@@ -378,6 +379,7 @@ class WebApp:
         self._index: list[CourseEntry] | None = None
         self._lessons: dict[str, object] = {}
         self._wrong_codes: dict[str, list[float]] = {}
+        self.drills = Drills(self, read_form)  # the drills' pages: tutor/app/web/drills.py
         routes = [
             Route("/", self.home),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
@@ -395,6 +397,7 @@ class WebApp:
             Route("/s/{token}/lesson/{lesson}", self.lesson, methods=["GET", "POST"]),
             Route("/s/{token}/lesson/{lesson}/v", self.lesson_version),
             Route("/s/{token}/lesson/{lesson}/again", self.again, methods=["POST"]),
+            *self.drills.routes(),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
         self.app = Starlette(routes=routes)
@@ -460,12 +463,13 @@ class WebApp:
         return value
 
     def close(self) -> None:
-        """End every lesson in progress."""
+        """End every lesson and drill in progress."""
         with self._lock:
             learners = list(self.learners.values())
         for ln in learners:
             if ln.session is not None:
                 ln.session.close()
+        self.drills.close()
 
     # -- pages -----------------------------------------------------------------------------
 
@@ -949,6 +953,7 @@ class WebApp:
                     # their store last had them
                     "last": self._last_place(path) if where is None else None,
                     "seen": ln is not None,
+                    "drill": self.drills.doing(path),
                 }
             )
         return {"report": self._grid(), "rows": rows}
@@ -1040,10 +1045,11 @@ class WebApp:
 
     def _answers_key(self, name: str, path: Path) -> tuple:
         """What changes when the student's store has another answer: their lesson on this
-        server and the tries it recorded."""
+        server and the tries it recorded, their drill and its answers."""
         ln = self._by_file.get(path)
         s = ln.session if ln is not None else None
-        return (name, s.serial, len(s.tries)) if s is not None else (name, None, 0)
+        key = (name, s.serial, len(s.tries)) if s is not None else (name, None, 0)
+        return key + self.drills.answers_key(path)
 
     def _student_export(self, name: str, path: Path):
         """The student's progress as their export reads (:func:`export_data` then

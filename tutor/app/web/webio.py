@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import io as _io
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
@@ -79,12 +80,28 @@ class Prompt:
     """The question the runner waits on: ``prompt`` (the terminal's prompt, e.g.
     ``answer> ``), ``words`` (what may be answered by a button), ``menu`` (True: only those
     words, no free answer), ``number`` (counts the questions asked: a form answers only the one
-    it was made for)."""
+    it was made for).
+
+    A timed question (a drill's) also has ``ends``, the clock time (the server's,
+    ``WebIO.clock``) its time runs out, and what a terminal's countdown shows: ``clock_label``,
+    ``total`` (the bar's seconds), ``progress`` (question k of n); ``posed`` is the clock time
+    it was asked, ``served`` when a page first showed it (:meth:`WebIO.served`)."""
 
     prompt: str
     words: list[str] = field(default_factory=list)
     menu: bool = False
     number: int = 0
+    ends: float | None = None
+    clock_label: str | None = None
+    total: float | None = None
+    progress: tuple[int, int] | None = None
+    posed: float = 0.0
+    served: float | None = None
+
+    @property
+    def lag(self) -> float:
+        """Seconds from asking the question to a page first showing it (0 before)."""
+        return 0.0 if self.served is None else max(0.0, self.served - self.posed)
 
     @property
     def label(self) -> str:
@@ -138,16 +155,19 @@ class WebIO(ConsoleIO):
         self.waiting = False
         self.version = 0
         self.last_text: str | None = None
+        #: The lines of a ticker while one runs (:meth:`ticker`), else None.
+        self._ticker: list[str] | None = None
         #: Asked at each :meth:`nudge` while a question waits: True ends the wait with
         #: :class:`Interrupted` (the teacher took the class over at a page's prompt).
         self.interrupt: Callable[[], bool] | None = None
         self._changed = changed
 
-    def _bump(self) -> None:
-        """What the page shows changed (called holding the lock)."""
+    def _bump(self, tell: bool = True) -> None:
+        """What the page shows changed (called holding the lock); ``tell`` False: not worth
+        telling ``changed`` (a scroll's next line: the teacher's pages show nothing of it)."""
         self.version += 1
         self._cond.notify_all()
-        if self._changed is not None:
+        if tell and self._changed is not None:
             self._changed()
 
     # -- output ----------------------------------------------------------------------------
@@ -220,21 +240,38 @@ class WebIO(ConsoleIO):
     ) -> Reply | None:
         """Pose ``prompt`` on the page and wait for :meth:`submit`; the :class:`Reply` (its
         time when it came), or None when ``timeout`` seconds pass first.  Raises ``EOFError``
-        once the session is closed, :class:`Interrupted` when :attr:`interrupt` says so."""
+        once the session is closed, :class:`Interrupted` when :attr:`interrupt` says so.
+
+        Time is the server's: a timed question's seconds count from when a page first showed
+        it (:meth:`served`; until then from when it was asked), so that a question's time
+        runs out ``timeout`` seconds after the page got it, and :attr:`Reply.at` is the
+        answer's arrival less the time the page took to come."""
         menu = prompt.startswith("[")
         with self._cond:
             if self._closed:
                 raise EOFError
             self._asked += 1
-            self._prompt = Prompt(prompt, [w for w in dict.fromkeys(words) if w], menu, self._asked)
+            posed = self.clock.now()
+            asked = Prompt(
+                prompt,
+                [w for w in dict.fromkeys(words) if w],
+                menu,
+                self._asked,
+                ends=None if timeout is None else posed + timeout,
+                clock_label=label,
+                total=total or timeout,
+                progress=progress,
+                posed=posed,
+            )
+            self._prompt = asked
             self._answer = None
             self._bump()
-            end = None if timeout is None else self.clock.now() + timeout
             while self._answer is None and not self._closed:
+                end = None if asked.ends is None else asked.ends + asked.lag
                 left = None if end is None else end - self.clock.now()
                 if left is not None and left <= 0:
                     self._prompt = None
-                    self._cond.notify_all()
+                    self._bump()
                     return None
                 if self.interrupt is not None and self.interrupt():
                     self._prompt = None
@@ -245,10 +282,51 @@ class WebIO(ConsoleIO):
                 raise EOFError
             text, self._answer, self._prompt = self._answer, None, None
             self.last_text = text
-            if not menu:
-                self._items.append(Item("answer", printable(text)))
+            self.answered(asked, text)
             self._bump()
-        return Reply(text, self.clock.now(), None)
+        return Reply(text, self.clock.now() - asked.lag, None)
+
+    def answered(self, prompt: Prompt, text: str) -> None:
+        """The page answered ``prompt`` with ``text`` (called holding the lock): what is
+        answered at a prompt that is not a menu is shown on the screen."""
+        if not prompt.menu:
+            self._items.append(Item("answer", printable(text)))
+
+    def served(self, number: int) -> None:
+        """A page showing question ``number`` is being sent: its time counts from now (the
+        first time only)."""
+        with self._cond:
+            p = self._prompt
+            if p is not None and p.number == number and p.served is None:
+                p.served = self.clock.now()
+                self._cond.notify_all()
+
+    @contextmanager
+    def ticker(self) -> Iterator[Callable[[object], None]]:
+        """A line redrawn in place (:meth:`tutor.teaching.io.LearnerIO.ticker`): each line
+        given is kept (:meth:`ticking`) until the block ends, then they all go."""
+
+        def show(renderable) -> None:
+            line = renderable.plain if isinstance(renderable, Text) else plain_text(renderable)
+            with self._cond:
+                if self._ticker is not None:
+                    self._ticker.append(printable(line))
+                    self._bump(tell=False)
+
+        with self._cond:
+            self._ticker = []
+            self._bump()
+        try:
+            yield show
+        finally:
+            with self._cond:
+                self._ticker = None
+                self._bump()
+
+    def ticking(self) -> list[str] | None:
+        """The lines of the ticker running (the last is the one a terminal shows), or None."""
+        with self._cond:
+            return None if self._ticker is None else list(self._ticker)
 
     def submit(self, text: str, number: int, wait: float = 30.0) -> bool:
         """Answer question ``number`` with ``text`` (one line, stripped), then wait up to
@@ -265,6 +343,7 @@ class WebIO(ConsoleIO):
                     self._closed
                     or self.finished
                     or self.waiting
+                    or self._ticker is not None
                     or (self._prompt is not None and self._prompt.number > number)
                 ),
                 wait,
@@ -298,7 +377,13 @@ class WebIO(ConsoleIO):
         """Wait up to ``wait`` seconds until the runner asks something or ends."""
         with self._cond:
             self._cond.wait_for(
-                lambda: self._prompt is not None or self.finished or self._closed or self.waiting,
+                lambda: (
+                    self._prompt is not None
+                    or self.finished
+                    or self._closed
+                    or self.waiting
+                    or self._ticker is not None
+                ),
                 wait,
             )
 
