@@ -141,7 +141,8 @@ class Waiting(_Server):
 
 class Reply(_Server):
     """``reply``: the answer to one intent of this client (``seq`` its number, ``to`` its
-    type); ``choices`` the moves an ambiguous one could be."""
+    type); ``choices`` the moves an ambiguous one could be; ``unreadable`` True when a word of
+    a refused move was not read (a terminal points to ``help``)."""
 
     type: Literal["reply"] = "reply"
     ok: bool
@@ -149,6 +150,7 @@ class Reply(_Server):
     seq: int | None
     to: str
     choices: list[str] | None = None
+    unreadable: bool = False
 
 
 class SettlementRow(Model):
