@@ -11,6 +11,7 @@ from rich.console import Console
 
 from tutor.engine import records
 from tutor.engine.deal import Deal
+from tutor.engine.errors import LaughError
 from tutor.puzzles import generate
 from tutor.puzzles.render import board_features, render_explanation, render_puzzle
 
@@ -39,5 +40,5 @@ def test_a_puzzle_without_a_position_has_no_board():
     p = generate("deal-setup", seed=1)
     assert not p.has_position
     assert board_features(p) == set()
-    with pytest.raises(Exception, match="not about a position"):
-        p.board
+    with pytest.raises(LaughError, match="not about a position"):
+        _ = p.board

@@ -25,8 +25,11 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
 token the join gave takes it back (the command that does it is printed whole, on a line of
 its own, when you join and when you leave).  A connection that drops is tried again by
-itself with the token, waiting longer each time (half a second, then twice as long, up to
-half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
+itself with the token, by websockets' own reconnection (``async for websocket in
+connect(...)``, its backoff with jitter: at once, then after a wait drawn at random, then
+longer each time, up to half a minute, ``tries`` times in all:
+:class:`~tutor.app.tables._link.Link`); a client that gives up says how to come back and
+exits 1.
 
 The clock of the move being waited for comes in each state (the server's ``left`` seconds):
 on a terminal it counts down in the prompt's bottom line, yours or another person's (drawn
@@ -79,6 +82,7 @@ from tutor.app.tables.messages import (
     MatchOver,
     Refusal,
     Reply,
+    Retrying,
     Say,
     Standings,
     State,
@@ -159,8 +163,9 @@ def _ruleset(rid: str) -> Ruleset:
 
 class PlayerClient(Rejoining, PromptLoop):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
-    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, or a stand-in with its
-    ``inbox``, ``send`` and ``close``); ``connect(first)`` makes the link of a reconnect.  Its
+    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, which takes the seat
+    back by itself, ``tries`` times, when the connection drops, or a stand-in with its
+    ``inbox``, ``send`` and ``close``).  Its
     prompts read lines through the one loop of a practice deal and a live table
     (:class:`tutor.app.prompting.PromptLoop`); the moves and claims go to the server."""
 
@@ -177,17 +182,14 @@ class PlayerClient(Rejoining, PromptLoop):
         *,
         livery: str | None = None,
         tries: int = 20,
-        connect: Callable[[dict[str, Any]], Link] | None = None,
     ):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
         self.livery = livery
         self.tries = tries
-        self.connect = connect or (lambda first: Link(address, first))
         #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
         self.clock: tuple[float, float, int, str] | None = None
-        self.lost = False
         self.stopping = False
         self.finished = False
         self.leaving = False
@@ -243,7 +245,7 @@ class PlayerClient(Rejoining, PromptLoop):
         """Handle messages until ``done()`` (or the connection ends, or ``timeout`` seconds
         pass with nothing coming); True when ``done()``."""
         while not done():
-            if self.done or self.lost:
+            if self.done:
                 return False
             msg = self._take(timeout)
             if msg is None:
@@ -290,11 +292,14 @@ class PlayerClient(Rejoining, PromptLoop):
             self.stopping = msg.reason == "stopping"
             if msg.reason == "replaced":
                 self.done = True
+        elif isinstance(msg, Retrying):
+            self.retrying(msg)
         elif isinstance(msg, Closed):
             if self.finished or self.leaving or self.done:
                 self.done = True
-            elif self.token is not None and self.tries > 0:
-                self.lost = True
+            elif msg.gave_up:
+                self.gave_up()
+                self.done, self.status = True, 1
             else:
                 io.say(msg.text or "The table has closed.", style="yellow")
                 self.done, self.status = True, 1
@@ -532,7 +537,6 @@ class PlayerClient(Rejoining, PromptLoop):
             self.drain()
             return (
                 self.done
-                or self.lost
                 or self.my_turn != turn
                 or self.deal != deal
                 or (self.holding != holding)
@@ -566,11 +570,6 @@ class PlayerClient(Rejoining, PromptLoop):
         try:
             while not self.done:
                 self.drain()
-                if self.lost:
-                    if not self.reconnect():
-                        self.status = 1
-                        break
-                    continue
                 if self.done:
                     break
                 o = self.obs
@@ -755,6 +754,7 @@ def join_table(
             **({"token": token} if token else {}),
             **({"livery": livery} if livery else {}),
         },
+        tries=tries,
     )
     # (with a token alone, the name is the seat's: the welcome says it)
     return PlayerClient(io, link, address, code, name or "", livery=livery, tries=tries).run()

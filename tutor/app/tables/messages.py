@@ -27,6 +27,7 @@ __all__ = [
     "DealOver",
     "Incoming",
     "LineCame",
+    "Retrying",
     "Log",
     "MatchOver",
     "Overview",
@@ -416,6 +417,18 @@ class Closed(Model):
     type: Literal["closed"] = "closed"
     text: str
     code: int | None = None
+    gave_up: bool = False  # the link tried again ``tries`` times, and no server answered
+
+
+class Retrying(Model):
+    """The connection has dropped and the link tries again by itself (never sent by a server:
+    the client's link puts it in the inbox): try ``attempt`` of ``tries``, after ``delay``
+    seconds (websockets' own backoff: :func:`tutor.app.tables._link.retry_delays`)."""
+
+    type: Literal["retrying"] = "retrying"
+    attempt: int
+    tries: int
+    delay: float
 
 
 class LineCame(Model):
@@ -440,5 +453,6 @@ Incoming = (
     | Bye
     | Waiting
     | Closed
+    | Retrying
     | LineCame
 )
