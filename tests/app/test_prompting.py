@@ -11,7 +11,7 @@ from rich.console import Console
 
 from tutor.app.io import ScriptedIO
 from tutor.app.play.game import DealPlayer
-from tutor.app.prompting import PromptLoop, refused_line
+from tutor.app.play.prompting import PromptLoop, refused_line
 from tutor.app.tables import protocol as P
 from tutor.app.tables.client import PlayerClient
 from tutor.app.tables.table import Settings, Table
@@ -145,13 +145,12 @@ def test_the_moves_the_hand_and_a_pass_at_your_turn_are_said_the_same_at_both(ru
 def test_the_loops_lines_and_prompts_are_written_once():
     """The four messages the two loops had copied (the claim key's, a claim taken back, the
     pick among moves, the pass at your turn) and the prompts both show are written in one
-    module, :mod:`tutor.app.prompting`; the two fronts use its names."""
+    module, :mod:`tutor.app.play.prompting`; the two fronts use its names."""
     import pathlib
     import re
 
     import tutor
-    from tutor.app import prompting
-    from tutor.app.play import game
+    from tutor.app.play import game, prompting
     from tutor.app.tables import client
 
     root = pathlib.Path(tutor.__file__).parent
@@ -168,6 +167,6 @@ def test_the_loops_lines_and_prompts_are_written_once():
             for f in root.rglob("*.py")
             if re.search(text, f.read_text("utf-8"), re.M)
         ]
-        assert found == ["app/prompting.py"], (text, found)
+        assert found == ["app/play/prompting.py"], (text, found)
     for name in ("TURN_PROMPT", "WATCH_PROMPT", "WHICH_PROMPT"):
         assert getattr(game, name) is getattr(client, name) is getattr(prompting, name)

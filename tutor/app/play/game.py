@@ -62,9 +62,9 @@ from tutor.app.play.mistakes import (
     held_declaration,
     laid_down_holding,
 )
+from tutor.app.play.prompting import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, PromptLoop, moves_line
 from tutor.app.play.review import hint
 from tutor.app.play.watching import Watching
-from tutor.app.prompting import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, PromptLoop, moves_line
 from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import DECLARATIONS, Action, Deal, one_declaration_per_rank
@@ -142,7 +142,7 @@ class _Decision:
 
 class DealPlayer(Watching, PromptLoop):
     """Runs one deal with the learner at ``seat``; its prompts read lines through the one loop
-    of a practice deal and a live table (:class:`tutor.app.prompting.PromptLoop`).
+    of a practice deal and a live table (:class:`tutor.app.play.prompting.PromptLoop`).
 
     ``bots`` has one :class:`~tutor.engine.bots.Bot` per seat (None at the learner's seat);
     ``bot_rng`` drives their choices and ``reaction_rng`` their claims; ``claiming`` says how

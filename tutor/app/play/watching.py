@@ -36,7 +36,7 @@ from tutor.app.play.mistakes import (
     false_claim_mistake,
     missed_claim,
 )
-from tutor.app.prompting import NO_CLAIM
+from tutor.app.play.prompting import NO_CLAIM
 from tutor.engine import race as R
 from tutor.puzzles.board import action_text
 
@@ -111,7 +111,7 @@ class Watching:
     def _claim(self, text: str, at: float) -> bool:
         """The learner claims what ``text`` names (the cards or the rank), named at clock time
         ``at`` (the naming asked, and Enter taking the claim back, by the one prompt loop:
-        :meth:`tutor.app.prompting.PromptLoop.claim_line`).  True when the naming is to be
+        :meth:`tutor.app.play.prompting.PromptLoop.claim_line`).  True when the naming is to be
         asked again (unreadable or incomplete: never graded); a claim that fits several
         oversights is asked which."""
         outs = self.watch.arrive(self.seat, text, at, blind=True)

@@ -57,7 +57,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor.app.play.inputs import CLAIM_KEYS, NAME_PROMPT, WORDS, classify, help_text
-from tutor.app.prompting import (
+from tutor.app.play.prompting import (
     TURN_PROMPT,
     WATCH_PROMPT,
     WHICH_PROMPT,
@@ -167,7 +167,7 @@ class PlayerClient(Rejoining, PromptLoop):
     back by itself, ``tries`` times, when the connection drops, or a stand-in with its
     ``inbox``, ``send`` and ``close``).  Its
     prompts read lines through the one loop of a practice deal and a live table
-    (:class:`tutor.app.prompting.PromptLoop`); the moves and claims go to the server."""
+    (:class:`tutor.app.play.prompting.PromptLoop`); the moves and claims go to the server."""
 
     help = HELP
     where = "table"
