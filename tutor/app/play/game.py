@@ -309,12 +309,11 @@ class DealPlayer(Watching, PromptLoop):
         text, when = (
             (reply.text, reply.at) if isinstance(reply, Reply) else (reply, self.clock.now())
         )
+        if self.observer.line(self, text):  # the coach took it
+            return "info"
         return self.answer(text, when, turn=turn, before=before)
 
     # -- what the one loop asks of a practice deal ----------------------------------------------
-
-    def took_line(self, text: str) -> bool:
-        return self.observer.line(self, text)
 
     def leave(self) -> str:
         self.quit = True

@@ -151,11 +151,6 @@ class PromptLoop:
         picks, or None (not taken)."""
         return None
 
-    def took_line(self, text: str) -> bool:
-        """Whether a line is taken by someone beside the person (a coach) before it is read;
-        nobody here."""
-        return False
-
     # -- the loop ------------------------------------------------------------------------------
 
     def answer(self, text: str, at: float, *, turn: bool, before: bool = False) -> str:
@@ -163,8 +158,6 @@ class PromptLoop:
         ``before`` play (the dealer's moment).  Returns ``pass`` (the moment goes by),
         ``info`` (asked and answered), ``error`` (refused, in one line), ``quit`` or ``acted``
         (a move or a claim made)."""
-        if self.took_line(text):
-            return "info"
         it = classify(text.replace(",", " "))
         if it.kind == "quit":
             return self.leave()
