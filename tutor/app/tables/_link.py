@@ -15,7 +15,7 @@ import re
 import shlex
 import threading
 import time
-from collections.abc import Collection, Generator, Iterator, Mapping
+from collections.abc import Collection, Generator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.app.tables import protocol as P
@@ -30,7 +30,7 @@ __all__ = [
     "RETRY_FIRST",
     "RETRY_MIN",
     "RETRY_MOST",
-    "GIVE_UP",
+    "SERVER_WAIT",
     "Link",
     "Linked",
     "Rejoining",
@@ -43,9 +43,10 @@ __all__ = [
 RETRY_FIRST, RETRY_MIN, RETRY_FACTOR, RETRY_MOST = 1.0, 0.5, 1.618, 30.0
 
 
-def retry_delays() -> Iterator[float]:
+def retry_delays() -> Generator[float]:
     """Seconds to wait before each try to reconnect: websockets' own backoff
-    (:func:`websockets.client.backoff`, which its ``connect`` iterator reconnects by), scaled
+    (:func:`websockets.client.backoff`, the ``reconnect_delays`` of the ``connect`` iterator
+    a :class:`Link` reconnects by), scaled
     for a person waiting at a table: the first wait drawn at random below :data:`RETRY_FIRST`
     (RFC 6455 7.2.3: after a server's restart its clients come back spread out, not all in
     the same instant and again in step at every try), then :data:`RETRY_MIN` growing by
@@ -59,7 +60,7 @@ def retry_delays() -> Iterator[float]:
 
 #: What a refusal of a seat taken back says when the seat came back too often: the seconds to
 #: wait before the next try.
-GIVE_UP = re.compile(r"try again in (\d+) s")
+SERVER_WAIT = re.compile(r"try again in (\d+) s")
 
 
 class Link:
@@ -187,7 +188,7 @@ class Link:
                     self._rejoin = {"type": "join", "code": self.first.get("code")}
                     self._rejoin["token"] = msg.token
                 if isinstance(msg, Refusal) and self._rejoin is not None:
-                    again = GIVE_UP.search(msg.text)
+                    again = SERVER_WAIT.search(msg.text)
                     if again is None:  # the seat is not given back: said, and the end
                         self.inbox.put(msg)
                         self.inbox.put(Closed(text="the server refused the seat back"))
