@@ -1,9 +1,9 @@
-"""The four walks of the house (issue 29): where one input goes, file by file, on its way to the
-engine.
+"""The walks of the house (issues 29 and 43): where one input goes, file by file, on its way to
+the engine.
 
     python benchmarks/walks.py [--tree DIR] [--verbose]
 
-runs the real program four times (a copy of ``tutor`` at ``--tree``, default this checkout, so
+runs the real program five times (a copy of ``tutor`` at ``--tree``, default this checkout, so
 an older commit's worktree can be measured with the same script) under a profile hook, and for
 each walk prints the files entered and the calls that cross from one file to another, and
 from one room (folder) to another:
@@ -14,12 +14,19 @@ from one room (folder) to another:
   to the return of the claim watch's ``arrive`` (the engine's judgement);
 - **a lesson puzzle**: ``laugh lesson 2`` piped, from the answer read to the next prompt
   (grading, recording, explaining);
+- **a position puzzle answered**: ``laugh lesson 4 --seed 1`` piped, its first puzzle (a
+  position: which moves may be made) answered wrong twice, the whole of its ``pose``
+  (:func:`tutor.app.puzzling.pose`: drawn, read, graded twice, recorded, explained; the
+  lesson-puzzle walk above answers a setup question with a word it cannot read, and no
+  position is drawn);
 - **a table intent**: ``laugh table serve`` (three seats, one person) with ``laugh table join``
   piped, on the server, from the client's message read to the engine's ``Deal.apply`` of that
   person's move.
 
-Counts are of distinct files, rooms and crossings (a crossing is a call whose caller and callee
-are in different files; a room crossing, in different folders of ``tutor``; the last count, in
+The stops are every call from one file into another, in order, and the returns those into a
+file the walk was in before (the file entered most is named).  The other counts are of
+distinct files, rooms and crossings (a crossing is a call whose caller and callee are in
+different files; a room crossing, in different folders of ``tutor``; the last count, in
 different ones of the four rooms app, teaching, puzzles and engine).  Nothing is timed.
 """
 
@@ -48,6 +55,7 @@ GRADE = set(filter(None, os.environ.get("WALK_GRADE", "").split(",")))
 READS = {"readline", "input"}
 UNTIL_NEXT = os.environ.get("WALK_UNTIL") == "next"
 START = os.environ.get("WALK_START", "")
+FROM_CALL = os.environ.get("WALK_FROM_CALL") == "1"
 seg = {"files": [], "cross": [], "open": None}
 
 def rel(fn):
@@ -73,7 +81,8 @@ def prof(frame, event, arg):
         emit(seg.pop("tag"))
         return
     if event == "c_return" and getattr(arg, "__name__", "") in READS:
-        seg["files"], seg["cross"] = [], []
+        if not (FROM_CALL and seg["open"] is not None):  # (a walk from a call keeps its reads)
+            seg["files"], seg["cross"] = [], []
         return
     if event == "return" and seg["open"] is frame:
         seg["open"] = None
@@ -110,6 +119,8 @@ def prof(frame, event, arg):
         seg["open"], seg["tag"] = frame, f"apply:{a.kind}"
     elif code.co_name in GRADE:
         seg["open"], seg["tag"] = frame, f"call:{code.co_name}"
+        if FROM_CALL:  # the walk starts at the call, not at the line read before it
+            seg["files"], seg["cross"] = [r], []
 
 sys.setprofile(prof)
 threading.setprofile(prof)
@@ -248,12 +259,27 @@ def _summary(path: Path, verbose: bool) -> str:
         return c.split("/")[1]
 
     house = [c for c in cross if top(c.split(" -> ")[0]) != top(c.split(" -> ")[1])]
+    # the stops: every call into another file, in order (not distinct); a return, a stop in a
+    # file the walk had been in before
+    entered: dict[str, int] = {}
+    seen = set(files[:1])
+    returns = 0
+    for c in d["cross"]:
+        callee = c.split(" -> ")[1].split(":")[0]
+        entered[callee] = entered.get(callee, 0) + 1
+        returns += callee in seen
+        seen.add(callee)
+    most = max(entered.items(), key=lambda x: x[1]) if entered else ("", 0)
     text = (
+        f"{len(d['cross'])} stops, {returns} returns "
+        f"(most entered: {os.path.basename(most[0])} x{most[1]}); "
         f"{len(files)} files, {len(rooms)} rooms ({', '.join(rooms)}), "
         f"{len(cross)} file crossings, {len(room_cross)} room crossings, "
         f"{len(house)} between app, teaching, puzzles and engine"
     )
     if verbose:
+        top = sorted(entered.items(), key=lambda x: -x[1])[:8]
+        text += "\n    entered: " + ", ".join(f"{os.path.basename(f)} x{n}" for f, n in top)
         text += "".join(f"\n      {c}" for c in room_cross)
     return text
 
@@ -301,12 +327,23 @@ def main(argv: list[str] | None = None) -> None:
             grade="grade",
             until="next",
         )
+        _run(
+            tree,
+            t / "position",
+            t / "position.jsonl",
+            ["lesson", "4", "--seed", "1"],
+            "\n" * 3 + "a\na\nquit\n",
+            kinds="nothing",
+            grade="pose",
+            from_call="1",
+        )
         _table(tree, t / "table", t / "table.jsonl")
         for name, label in (
             ("move", "a move"),
             ("claim", "a claim"),
             ("lesson", "a lesson puzzle"),
             ("table", "a table intent"),
+            ("position", "a position puzzle answered"),
         ):
             print(f"{label}: {_summary(t / f'{name}.jsonl', a.verbose)}")
 

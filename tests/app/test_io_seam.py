@@ -47,8 +47,6 @@ ALLOWED = {
     ("tutor/teaching/spaced_review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
     ("tutor/app/matches.py", "time"): "the date a match was started",
-    ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "
-    "table (the network's time, not the learner's)",
     ("tutor/app/tables/_link.py", "monotonic"): "how long a wait for the server's answer has "
     "lasted (a try to reconnect, an organiser's "
     "command: Link.wait_for)",

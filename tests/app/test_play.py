@@ -411,7 +411,7 @@ def test_moves_are_typed_back_as_themselves(sevens):
 
 def test_not_your_turn_is_explained_with_names(rulesets):
     d = position(rulesets["parlett"], 3, hands=["7H", "2C", "3C"], table="7C", dealer=0, to_move=1)
-    assert interpret("7h", d, 0, NAMES).message == "it is Anne's turn, not yours"
+    assert interpret("7h", d, 0, NAMES).message == "it is Anne's turn, not yours."
 
 
 def test_illegal_input_is_explained_and_asked_again(sevens):

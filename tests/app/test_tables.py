@@ -5,6 +5,7 @@ Every time here is a number the test passes: the table never reads a clock."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -619,64 +620,107 @@ def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_i
     assert link.inbox.empty()
 
 
-def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatch):
+def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step():
     """Issue 43 item 6: every client of a table retried after the same waits (0.5 s, then
     twice as long each time), so a restarted server had them all back in the same instant, try
-    after try.  Now the first wait is drawn at random (websockets' own backoff, as its
-    ``connect`` iterator reconnects), then grows to :data:`RETRY_MOST`; the server's "try again
-    in N s" is still waited for."""
-    import queue
-
-    from tutor.app.learner_io import ScriptedIO
+    after try.  The waits are websockets' own backoff (the ``reconnect_delays`` its
+    ``connect`` iterator reconnects by): the first drawn at random, then growing to
+    :data:`RETRY_MOST`."""
     from tutor.app.tables import _link
-    from tutor.app.tables.client import PlayerClient
-    from tutor.app.tables.messages import Refusal
 
-    class Down:  # a server that never answers, or refuses a rejoin
-        inbox: queue.Queue = queue.Queue()
-
-        def __init__(self, answer=None):
-            self.answer = answer
-
-        def start(self, timeout=15.0):
-            pass
-
-        def wait_for(self, kinds, seconds):
-            return self.answer
-
-        def send(self, message):
-            pass
-
-        def close(self):
-            pass
-
-    def waits(tries, answer=None):
-        slept: list[float] = []
-        monkeypatch.setattr(_link.time, "sleep", slept.append)
-        c = PlayerClient(
-            ScriptedIO([]),
-            Down(),
-            "ws://127.0.0.1:1",
-            "CODE",
-            "Ann",
-            tries=tries,
-            connect=lambda first: Down(answer),
-        )
-        c.token = "ABCDEFGHJK"
-        assert c.reconnect() is False
-        return slept
-
-    clients = [waits(12) for _ in range(40)]
+    clients = [list(itertools.islice(_link.retry_delays(), 12)) for _ in range(40)]
     firsts = [w[0] for w in clients]
     assert all(0 <= x < _link.RETRY_FIRST for x in firsts)
     assert len(set(firsts)) > 30  # not in step: each its own
     later = clients[0][1:]
     assert later == sorted(later) and later[-1] == _link.RETRY_MOST
     assert sum(clients[0]) > 60  # twelve tries span a minute and more
-    told = waits(
-        2, Refusal(text="seat 0 has been taken back 6 times in a short while: try again in 7 s")
-    )
-    assert told[1] == 7.0
+
+
+def test_a_link_takes_the_seat_back_by_itself_with_its_token_after_the_servers_wait():
+    """The link reconnects by websockets' ``async for websocket in connect(...)``: after the
+    server closes (a restart), it joins again at once with the seat's token; a server that
+    asks for a wait ("try again in N s") is waited for, and the welcome back comes to the
+    inbox.  Against a WebSocket server in this process, on a port of its own."""
+    import asyncio
+    import threading
+
+    from websockets.asyncio.server import serve
+
+    from tutor.app.tables._link import Link
+    from tutor.app.tables.messages import Closed, Retrying, Welcome
+
+    joins: list[dict] = []
+    welcome = {
+        "v": 1,
+        "type": "welcome",
+        "table": 1,
+        "seat": 0,
+        "token": "TOKENABCDE",
+        "name": "Ann",
+        "seated": True,
+        "back": False,
+        "names": ["Ann", "Bob (computer)", "Col (computer)"],
+        "ruleset": "parlett",
+        "players": 3,
+        "level": "club",
+        "hint": False,
+        "hints": None,
+        "wait": 60,
+        "move_time": 0,
+        "reserve": 0,
+        "games": 1,
+        "played": 0,
+        "duplicate": False,
+        "livery": None,
+    }
+    up, port, stop = threading.Event(), [0], []
+
+    async def answer(ws):
+        joins.append(json.loads(await ws.recv()))
+        if len(joins) == 1:  # the first join: welcomed, then the server restarts
+            await ws.send(json.dumps(welcome))
+        elif len(joins) == 2:  # back too often: wait
+            await ws.send(json.dumps({"v": 1, "type": "refused", "text": "try again in 1 s"}))
+        else:
+            await ws.send(json.dumps({**welcome, "back": True}))
+            await asyncio.sleep(30)
+        await ws.close()
+
+    async def main():
+        async with serve(answer, "127.0.0.1", 0) as server:
+            port[0] = server.sockets[0].getsockname()[1]
+            done = asyncio.Event()
+            stop.append((asyncio.get_running_loop(), done))
+            up.set()
+            await done.wait()
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    assert up.wait(10)
+    link = Link(f"ws://127.0.0.1:{port[0]}", {"type": "join", "code": "C", "name": "Ann"}, tries=4)
+    try:
+        link.start()
+        got = []
+        start = time.monotonic()
+        while time.monotonic() - start < 20:
+            msg = link.inbox.get(timeout=20)
+            got.append(msg)
+            if isinstance(msg, Welcome) and msg.back:
+                break
+        assert isinstance(got[0], Welcome) and not got[0].back
+        waits = [m for m in got if isinstance(m, Retrying)]
+        assert [(w.attempt, w.delay) for w in waits] == [(1, 0.0), (2, 1.0)]
+        assert isinstance(got[-1], Welcome) and got[-1].back
+        assert not any(isinstance(m, Closed) for m in got)
+        assert joins[0] == {"v": 1, "type": "join", "code": "C", "name": "Ann"}
+        assert joins[1:] == [{"v": 1, "type": "join", "code": "C", "token": "TOKENABCDE"}] * 2
+    finally:
+        link.close()
+        loop, done = stop[0]
+        loop.call_soon_threadsafe(done.set)
+        thread.join(10)
+    assert isinstance(link.inbox.get(timeout=5), Closed)  # closed by the player: no more tries
 
 
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():

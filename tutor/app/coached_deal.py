@@ -33,8 +33,8 @@ from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.play.inputs import QUIT_WORDS
 from tutor.app.play.practice_deal import DealObserver, DealPlayer
+from tutor.app.play.prompting import CLAIM_WORDS
 from tutor.app.play.sheet import review_renderable, settlement_table
-from tutor.app.play.watching import CLAIM_WORDS
 from tutor.engine.deal import Deal, Oversight, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names

@@ -150,7 +150,8 @@ def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
     """What every board of ``kind`` under ``ruleset`` with ``players`` players shows, whatever
     the position: the features of its pot or points line where the kind shows it (its
     definition's ``options.board``), as ids of ``puzzles/board.yaml``."""
-    from tutor.puzzles.render import board_options, scoring_features
+    from tutor.puzzles.model import board_options
+    from tutor.puzzles.render import scoring_features
 
     if not board_options(kind)["scoring"]:
         return []

@@ -20,9 +20,10 @@ from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Priv
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
-from tutor.engine.deal import Deal
+from tutor.engine.deal import Action, Deal, DealResult
 from tutor.engine.errors import DataError, LaughError, NotationError
 from tutor.engine.models import Model, refusal, validate
+from tutor.engine.observe import Observation, observe
 from tutor.engine.records import replay
 
 FORMAT = "laugh-and-lie-down/puzzle@1"
@@ -472,6 +473,70 @@ class Hints(Sequence[str]):
 # The puzzle
 
 
+#: How a kind's board is drawn when its definition says nothing (``options.board`` in
+#: ``puzzles/<kind>.yaml``): the latest ``recent`` actions in words, and the pot or points line
+#: only where the answer depends on it (``scoring``).
+BOARD_DEFAULTS = {"recent": 3, "scoring": False}
+
+
+def board_options(kind: str) -> dict[str, Any]:
+    """The kind's board settings: ``recent`` (how many of the latest actions are shown) and
+    ``scoring`` (whether the pot or points line is shown), from ``options.board`` of its
+    definition."""
+    got = definition(kind).options.get("board") or {}
+    return {**BOARD_DEFAULTS, **(got if isinstance(got, dict) else {})}
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the board of a puzzle about a position shows, worked out once from its position
+    (:attr:`Puzzle.board`), so that the puzzle is drawn in one pass
+    (:func:`tutor.puzzles.render.render_puzzle`) and its board's features read from the same
+    facts (:func:`tutor.puzzles.render.board_features`).
+
+    ``scoring``: the pot or points line is shown (the kind's ``options.board``); ``dealer`` and
+    ``to_move`` seats (``to_move`` None once play is over: ``over``); ``view`` the seat's
+    observation (RULES.md 8; None once play is over); ``hand`` the seat's cards; ``history``
+    every action; ``earlier`` and ``latest`` the indices into it that the board shows in words
+    (the earlier actions the puzzle rests on, ``data["history"]``, and the latest
+    ``options.board.recent``); ``result`` the deal's final result once play is over;
+    ``set_aside`` a table mournival set aside (in play)."""
+
+    scoring: bool
+    dealer: int
+    to_move: int | None
+    over: bool
+    view: Observation | None
+    hand: tuple[int, ...]
+    history: tuple[Action, ...]
+    earlier: tuple[int, ...]
+    latest: tuple[int, ...]
+    result: DealResult | None
+    set_aside: bool
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Board:
+        """The board of ``puzzle``, from its position (:attr:`Puzzle.position`)."""
+        deal = puzzle.position
+        opts = board_options(puzzle.kind)
+        n = len(deal.history)
+        first = max(0, n - int(opts["recent"]))
+        over = deal.is_terminal()
+        return cls(
+            scoring=bool(opts["scoring"]),
+            dealer=deal.dealer,
+            to_move=None if over else deal.to_move,
+            over=over,
+            view=None if over else observe(deal, puzzle.seat),
+            hand=deal.hand(puzzle.seat),
+            history=tuple(deal.history),
+            earlier=tuple(sorted(i for i in puzzle.data.get("history", ()) if i < first)),
+            latest=tuple(range(first, n)),
+            result=deal.final_result() if over else None,
+            set_aside=not over and bool(deal.set_aside()),
+        )
+
+
 class _Grader(Protocol):
     """What a puzzle asks of its kind (a :class:`tutor.puzzles.base.PuzzleKind`, named here by
     its shape: the kinds' module imports this one)."""
@@ -518,15 +583,35 @@ class Puzzle:
     teaches: str = ""
     _deal: Any = field(default=None, repr=False, compare=False)
     _kind: Any = field(default=None, repr=False, compare=False)
+    _board: Any = field(default=None, repr=False, compare=False)
 
     # -- the position ---------------------------------------------------------------------
 
-    def deal(self) -> Deal:
-        """The position, replayed from :attr:`record` (a fresh :class:`~tutor.engine.Deal`)."""
+    @property
+    def position(self) -> Deal:
+        """The position, replayed from :attr:`record` once (by the generator, which checks the
+        record replays legally) and carried by the puzzle: read it, never change it
+        (:meth:`deal` gives a copy to change)."""
         if self._deal is None:
             self._deal = replay(self.record)
         deal: Deal = self._deal
-        return deal.clone()
+        return deal
+
+    def deal(self) -> Deal:
+        """The position as a fresh :class:`~tutor.engine.Deal` of its own (a copy of
+        :attr:`position`), to play on or change."""
+        return self.position.clone()
+
+    @property
+    def board(self) -> Board:
+        """What the board shows (:class:`Board`), worked out once from :attr:`position`.
+        Raises LaughError for a puzzle without a position (:attr:`has_position`)."""
+        if self._board is None:
+            if not self.has_position:
+                raise LaughError(f"puzzle {self.id} is not about a position: it has no board")
+            self._board = Board.of(self)
+        board: Board = self._board
+        return board
 
     @property
     def asks(self) -> set[str]:

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
-from tutor.engine.deal import Action, Deal
-from tutor.engine.observe import observe
+from tutor.engine.deal import Action
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
 from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging, pile_text
-from tutor.puzzles.model import Grade, Puzzle, definition
+from tutor.puzzles.model import Board, Grade, Puzzle, board_options, definition
 from tutor.puzzles.quoted import quote_plain, quote_text
 
 if TYPE_CHECKING:
@@ -61,20 +60,6 @@ def _ruleset_title(puzzle: Puzzle) -> str:
 
 def _stars(d: int, symbols: bool) -> str:
     return ("★" * d + "☆" * (5 - d)) if symbols else f"{d}/5"
-
-
-#: How a kind's board is drawn when its definition says nothing (``options.board`` in
-#: ``puzzles/<kind>.yaml``): the latest ``recent`` actions in words, and the pot or points line
-#: only where the answer depends on it (``scoring``).
-BOARD_DEFAULTS = {"recent": 3, "scoring": False}
-
-
-def board_options(kind: str) -> dict[str, Any]:
-    """The kind's board settings: ``recent`` (how many of the latest actions are shown) and
-    ``scoring`` (whether the pot or points line is shown), from ``options.board`` of its
-    definition."""
-    got = definition(kind).options.get("board") or {}
-    return {**BOARD_DEFAULTS, **(got if isinstance(got, dict) else {})}
 
 
 def _header(puzzle: Puzzle, symbols: bool) -> Text:
@@ -196,6 +181,9 @@ def shown_actions(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     deal's history: ``(earlier, latest)``, the earlier actions the puzzle rests on
     (``puzzle.data["history"]``, a decoy's laid-down hand) and the latest few (the kind's
     ``recent``)."""
+    if puzzle.has_position:
+        board = puzzle.board
+        return list(board.earlier), list(board.latest)
     n = len(puzzle.record.get("actions", ()))
     recent = int(board_options(puzzle.kind)["recent"])
     first = max(0, n - recent)
@@ -237,54 +225,53 @@ def board_features(puzzle: Puzzle) -> set[str]:
     position."""
     if not puzzle.has_position:
         return set()
-    deal = puzzle.deal()
+    board = puzzle.board
     out: set[str] = set()
-    earlier, latest = shown_actions(puzzle)
-    for i in earlier + latest:
-        out |= _action_features(deal.history[i])
-    if board_options(puzzle.kind)["scoring"]:
+    for i in board.earlier + board.latest:
+        out |= _action_features(board.history[i])
+    if board.scoring:
         out |= scoring_features(puzzle.ruleset, puzzle.players)
-    if deal.is_terminal():
-        r = deal.final_result()
-        if r.leftovers:
+    if board.result is not None:
+        if board.result.leftovers:
             out.add("leftovers")
-        if r.set_aside:
+        if board.result.set_aside:
             out.add("table-mournival")
-    elif deal.set_aside():
+    elif board.set_aside:
         out.add("table-mournival")
     return out
 
 
 def _position(puzzle: Puzzle, symbols: bool) -> list[RenderableType]:
+    """The board, drawn in one pass from what it shows (:attr:`Puzzle.board`, worked out once
+    from the puzzle's position)."""
     from rich.text import Text
 
-    deal = puzzle.deal()
+    board = puzzle.board
     seat = puzzle.seat
     n = puzzle.players
-    over = deal.is_terminal()
     out: list[RenderableType] = []
     who = Text()
     who.append(f"You are Player {seat}", style="bold cyan")
-    who.append(f"; Player {deal.dealer} deals.")
-    if not over and deal.to_move is not None:
+    who.append(f"; Player {board.dealer} deals.")
+    if board.to_move is not None:
         who.append(" To move: ")
-        who.append("you" if deal.to_move == seat else f"Player {deal.to_move}", style="bold")
+        who.append("you" if board.to_move == seat else f"Player {board.to_move}", style="bold")
         who.append(".")
     out.append(who)
-    if board_options(puzzle.kind)["scoring"]:
+    if board.scoring:
         out.append(Text(_context(puzzle), style="dim"))
-    if over:
-        out.extend(_end_of_play(puzzle, deal, symbols))
+    if board.view is None:
+        out.extend(_end_of_play(puzzle, board, symbols))
     else:
-        view = observe(deal, seat)
+        view = board.view
         out.append(_line(f"Table ({len(view.table)}):", _cards(view.table, symbols, "empty")))
         if view.set_aside:
             out.append(_line("Set aside (face down, known):", _cards(view.set_aside, symbols)))
-        width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer)) for q in range(n))
+        width = max(len(f"Player {q}" + _marks(q == seat, q == board.dealer)) for q in range(n))
         for q in range(n):
             t = Text("  ")
             t.append(
-                f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
+                f"{'Player ' + str(q) + _marks(q == seat, q == board.dealer):<{width}}",
                 style="bold cyan" if q == seat else "",
             )
             t.append(
@@ -297,26 +284,26 @@ def _position(puzzle: Puzzle, symbols: bool) -> list[RenderableType]:
                 out.append(_Hang(t, pile_text(view.won[q], symbols)))
             else:
                 out.append(_Hang(t, None))  # at a narrow width, wrapped under itself
-    out.extend(_history(puzzle, deal, symbols))
-    if not over:
+    out.extend(_history(puzzle, board, symbols))
+    if not board.over:
         out.append(
             _line(
                 "Your hand:",
-                _cards(deal.hand(seat), symbols, "empty (you are out)"),
+                _cards(board.hand, symbols, "empty (you are out)"),
                 style="bold cyan",
             )
         )
     return out
 
 
-def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
+def _history(puzzle: Puzzle, board: Board, symbols: bool) -> list[RenderableType]:
     """The actions the board shows in words (:func:`shown_actions`)."""
     from rich.text import Text
 
-    hist = deal.history
+    hist = board.history
     if not hist:
         return [Text("No action yet: play has not begun.", style="dim")]
-    earlier, latest = shown_actions(puzzle)
+    earlier, latest = board.earlier, board.latest
     if not earlier and not latest:
         return []
     names = seat_names(puzzle.players, None)
@@ -345,13 +332,15 @@ def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
     return out
 
 
-def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
+def _end_of_play(puzzle: Puzzle, board: Board, symbols: bool) -> list[RenderableType]:
     """A finished deal as it stood when play ended: the cards each player won in play, the
     leftovers (the last hand and the table), any set-aside mournival (the engine's settlement
     breakdown, :attr:`tutor.engine.deal.DealResult.settlement`)."""
     from rich.text import Text
 
-    r = deal.final_result()
+    r = board.result
+    if r is None:
+        raise AssertionError("the end of play is drawn only once play is over")
     seat = puzzle.seat
     aside = set(r.set_aside)
     leftovers = set(r.leftovers)
@@ -362,7 +351,7 @@ def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableTy
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
     # the captures the last player in made alone, after the others lay down (RULES.md 3.4
     # ``last_in_plays_on``), shown apart: a puzzle may ask the learner to count them in
-    alone = {c for a in deal.history if a.kind == "play_on_capture" for c in a.cards + a.table}
+    alone = {c for a in board.history if a.kind == "play_on_capture" for c in a.cards + a.table}
     if alone:
         out.append(
             _line(
@@ -374,14 +363,14 @@ def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableTy
     else:
         out.append(Text("Cards won during play:", style="bold"))
     width = max(
-        len(f"Player {q}" + _marks(q == seat, q == deal.dealer)) for q in range(puzzle.players)
+        len(f"Player {q}" + _marks(q == seat, q == board.dealer)) for q in range(puzzle.players)
     )
     for s in r.settlement:
         q = s.seat
         won = [c for c in r.won[q] if c not in leftovers and c not in aside and c not in alone]
         t = Text("  ")
         t.append(
-            f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
+            f"{'Player ' + str(q) + _marks(q == seat, q == board.dealer):<{width}}",
             style="bold cyan" if q == seat else "",
         )
         t.append(f"  {len(won):>2}")  # (won in play, before capturing alone)

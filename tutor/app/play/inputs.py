@@ -44,6 +44,7 @@ __all__ = [
     "help_text",
     "interpret",
     "read_move",
+    "refused_line",
     "HELP",
     "CLAIM_KEYS",
     "INFO_WORDS",
@@ -126,9 +127,10 @@ INFO_WORDS = {
 }
 #: The words that let the moment go (before play at a table: ready).
 PASS_WORDS = frozenset({"", "pass", "p", "go", "ok", "next", "n", "-", "ready"})
-#: What leaves the deal: the program's one set (:data:`tutor.teaching.loop.QUIT_WORDS`), never
-#: a single letter that is a rank (``q`` is the queen).
-QUIT_WORDS = frozenset(LOOP_QUIT_WORDS)
+#: What leaves the deal or the table: the program's one set
+#: (:data:`tutor.teaching.words.QUIT_WORDS`) and ``leave``, never a single letter that is a rank
+#: (``q`` is the queen).
+QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
 _ALIASES = {"c": "claim", "claims": "claim", "d": "declare", "play": "capture"}
 
 
@@ -141,6 +143,7 @@ class Intent:
     cards are to be named next), ``actions`` (``actions`` are the legal
     candidates: one, or several to choose from, with ``message`` saying what is to be chosen;
     ``claim`` is True for a claim) or ``error`` (``message`` says why, in the engine's words;
+    the line said, :func:`refused_line`; ``reason`` the engine's reason alone, as a sentence;
     ``claim`` is True when the line was a claim, ``incomplete`` when it named some but not all of
     the cards of a claim or declaration, ``unreadable`` when a word was not a card, rank or move
     word).
@@ -150,6 +153,7 @@ class Intent:
     name: str = ""
     actions: list[Action] = field(default_factory=list)
     message: str = ""
+    reason: str = ""
     claim: bool = False
     incomplete: bool = False
     unreadable: bool = False
@@ -195,14 +199,16 @@ def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
 
 def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = False) -> Intent:
     """The engine's reading of ``line`` as a move of ``seat`` (:meth:`Deal.parse_action`):
-    ``actions`` with the one move meant, or the candidates to choose from; else ``error``."""
+    ``actions`` with the one move meant, or the candidates to choose from; else ``error``.
+    The one reading of a typed move, a practice deal's and a table server's."""
     try:
         a = deal.parse_action(line, seat)
     except IncompleteAction as exc:
         if claim:  # never show which cards a claim needs: that is the learner's find
             return Intent("error", message=NAME_ALL, claim=True, incomplete=True)
         if not exc.candidates:
-            return Intent("error", message=exc.reason.words(seat, names), incomplete=True)
+            reason = exc.reason.words(seat, names) + "."
+            return Intent("error", message=reason, reason=reason, incomplete=True)
         return Intent(
             "actions",
             actions=list(exc.candidates),
@@ -217,16 +223,36 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
             message=_question(exc.reason, seat, names),
             claim=claim,
         )
-    except InvalidAction as exc:
-        reason = exc.reason.words(seat, names)
-        if line in ("q", "k", "j", "a"):  # a rank letter alone: perhaps meant to leave
-            reason += f" ({line} alone is a rank; to leave the deal, type quit or :q)"
+    except (InvalidAction, IllegalAction) as exc:
+        reason = exc.reason.words(seat, names) + "."
+        unread = isinstance(exc, InvalidAction)
         return Intent(
-            "error", message=f"{reason}. Type help for the moves.", claim=claim, unreadable=True
+            "error",
+            message=refused_line(reason, line, unread),
+            reason=reason,
+            claim=claim,
+            unreadable=unread,
         )
-    except IllegalAction as exc:
-        return Intent("error", message=exc.reason.words(seat, names), claim=claim)
     return Intent("actions", actions=[a], claim=a.kind == "claim")
+
+
+def refused_line(
+    reason: str, typed: str = "", unreadable: bool = False, where: str = "deal"
+) -> str:
+    """The one line that answers a move the engine refused: its ``reason`` (the engine's
+    words, :meth:`~tutor.engine.reasons.Reason.words`, a sentence with or without its full
+    stop), and where a word of the ``typed`` line could not be read (``unreadable``), how to
+    see the moves (and, for a rank letter alone, how to leave the ``where``: ``deal`` or
+    ``table``).  The same line at a practice deal and at a table, whose server sends the
+    reason (:meth:`tutor.app.tables.table.Table.act`)."""
+    line = reason.rstrip().rstrip(".")
+    word = typed.strip().lower()
+    if unreadable and word in ("q", "k", "j", "a"):  # a rank letter alone: perhaps meant to leave
+        line += f" ({word} alone is a rank; to leave the {where}, type quit or :q)"
+    line += "."
+    if unreadable:
+        line += " Type help for the moves."
+    return line
 
 
 def _question(reason: Reason, seat: int, names: list[str]) -> str:

@@ -42,7 +42,16 @@ from typing import Protocol, runtime_checkable
 
 from rich.text import Text
 
-from tutor.app.play.inputs import CLAIM_KEYS, HELP, NAME_PROMPT, WORDS, Intent, interpret
+from tutor.app.play.inputs import (
+    CLAIM_KEYS,
+    HELP,
+    NAME_PROMPT,
+    WORDS,
+    Intent,
+    classify,
+    interpret,
+    read_move,
+)
 from tutor.app.play.mistakes import (
     DECL_THEME,
     MISTAKE_TITLES,
@@ -53,6 +62,7 @@ from tutor.app.play.mistakes import (
     held_declaration,
     laid_down_holding,
 )
+from tutor.app.play.prompting import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, PromptLoop, moves_line
 from tutor.app.play.review import hint
 from tutor.app.play.watching import Watching
 from tutor.engine.bots import Bot
@@ -62,8 +72,8 @@ from tutor.engine.errors import IllegalAction
 from tutor.engine.parameters import rule_words, value_words
 from tutor.engine.race import ClaimRace, ClaimWatch, Reaction
 from tutor.engine.values import OversightKind
-from tutor.puzzles.board import action_text, grouped_text, render_screen
-from tutor.teaching.io import LearnerIO, Reply
+from tutor.puzzles.board import action_text, render_screen
+from tutor.teaching.io import Event, LearnerIO, Reply
 
 __all__ = [
     "DealObserver",
@@ -80,10 +90,7 @@ __all__ = [
     "watch_label",
 ]
 
-TURN_PROMPT = "Your move> "
-WATCH_PROMPT = "watch> "
 BEFORE_PROMPT = "Before play (Enter starts)> "
-WHICH_PROMPT = "Which? > "
 
 
 def watch_label(name: str, width: int = 80) -> str:
@@ -133,8 +140,9 @@ class _Decision:
         self.lost_to: dict[int, int] = {}
 
 
-class DealPlayer(Watching):
-    """Runs one deal with the learner at ``seat``.
+class DealPlayer(Watching, PromptLoop):
+    """Runs one deal with the learner at ``seat``; its prompts read lines through the one loop
+    of a practice deal and a live table (:class:`tutor.app.play.prompting.PromptLoop`).
 
     ``bots`` has one :class:`~tutor.engine.bots.Bot` per seat (None at the learner's seat);
     ``bot_rng`` drives their choices and ``reaction_rng`` their claims; ``claiming`` says how
@@ -146,6 +154,8 @@ class DealPlayer(Watching):
     ``totals`` the match totals shown beside the names; ``observer`` a :class:`DealObserver`
     watching beside the learner (None: nobody).
     """
+
+    help = HELP
 
     def __init__(
         self,
@@ -184,6 +194,7 @@ class DealPlayer(Watching):
         self.quit = False
         self._decision: _Decision | None = None
         self._drawn: tuple | None = None  # the position the last screen showed
+        self._choosing: list[Action] = []  # the moves of a Which? choice open now
         self._set_aside = deal.game.sets_aside_table_mournival
         if claiming is None:
             claiming = {q: _claiming(b) for q, b in enumerate(bots) if b is not None}
@@ -219,7 +230,7 @@ class DealPlayer(Watching):
             self._fresh()
             self.observer.prompt(self, "before")
             reply = self.io.read(BEFORE_PROMPT, None, words=WORDS)
-            if self._handle(reply or "", turn=False) == "pass":
+            if self._handle(reply or "", turn=False, before=True) == "pass":
                 return
 
     def _turn(self) -> None:
@@ -289,60 +300,62 @@ class DealPlayer(Watching):
         who asks beside the learner (the coach, before it speaks of an oversight)."""
         words = naming.split()
         line = naming if words and words[0].lower() == "claim" else f"claim {naming}"
-        intent = interpret(line, self.deal, self.seat, self.names)
-        self._claim(intent.name or None, at)
+        self.claim_line(classify(line).name or None, at)
 
-    def _handle(self, reply: Reply | str, turn: bool) -> str:
+    def _handle(self, reply: Reply | str, turn: bool, before: bool = False) -> str:
         """Act on one line (a :class:`~tutor.teaching.io.Reply`, timed when it came, or a text
-        taken as coming now); returns ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
-        d = self.deal
+        taken as coming now) through the one loop (:meth:`PromptLoop.answer`); returns
+        ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
         text, when = (
             (reply.text, reply.at) if isinstance(reply, Reply) else (reply, self.clock.now())
         )
-        if self.observer.line(self, text):
+        if self.observer.line(self, text):  # the coach took it
             return "info"
-        intent = interpret(text, d, self.seat, self.names)
-        if intent.kind == "pass":
-            return self._pass(turn)
-        if intent.kind == "quit":
-            self.quit = True
-            return "quit"
-        if intent.kind == "info":
-            self._info(intent.name)
-            return "info"
-        if intent.kind == "claim":
-            self._claim(intent.name or None, when)
-            return "acted"
-        if intent.kind == "error":
-            self.io.say(intent.message, style="yellow")
-            return "error"
-        a = self._choose(intent)
-        if a is None:
-            return "info"
-        self._show(self.watch.advance(when))  # claims that came before the move
-        why = self.deal.why_illegal(a)  # ... may have changed the table
-        if why is not None:
-            self.io.say(why.words(self.seat, self.names), style="yellow")
-            return "error"
-        self._apply(a)
-        return "acted"
+        return self.answer(text, when, turn=turn, before=before)
 
-    def _pass(self, turn: bool) -> str:
+    # -- what the one loop asks of a practice deal ----------------------------------------------
+
+    def leave(self) -> str:
+        self.quit = True
+        return "quit"
+
+    def ready(self) -> str:
+        return "pass"  # the learner's pass before play: play begins
+
+    def end_turn(self) -> bool:
         d = self.deal
-        if not turn:
-            return "pass"
         end = (
             [a for a in d.legal_actions() if a.kind == "end_turn"] if d.to_move == self.seat else []
         )
         if end:
             self._apply(end[0])
-            return "acted"
-        self.io.say(
-            "It is your turn: capture, or lie down if you cannot (type moves for the "
-            "moves, help for how).",
-            style="yellow",
-        )
-        return "info"
+        return bool(end)
+
+    def move(self, line: str, at: float) -> str:
+        """The learner's move of ``line``, read by the engine (:func:`read_move`), chosen where
+        it could be several, and applied after the claims that came before it."""
+        text = line.lower()
+        intent = read_move(text, self.deal, self.seat, self.names)
+        if intent.kind == "error":
+            if not intent.reason:  # (a claim's naming: its own words)
+                self.io.say(intent.message, style="yellow")
+                return "error"
+            return self.refused(intent.reason, text, intent.unreadable)
+        a = self._choose(intent)
+        if a is None:
+            return "info"
+        self._show(self.watch.advance(at))  # claims that came before the move
+        why = self.deal.why_illegal(a)  # ... may have changed the table
+        if why is not None:
+            return self.refused(why.words(self.seat, self.names))
+        self._apply(a)
+        return "acted"
+
+    def make_claim(self, naming: str, at: float) -> bool:
+        return self._claim(naming, at)
+
+    def naming_read(self) -> tuple[float | None, list[Event]]:
+        return None, self._events()
 
     def _choose(self, intent: Intent) -> Action | None:
         """The one action meant: the only candidate, or the learner's pick among several (or of
@@ -350,60 +363,43 @@ class DealPlayer(Watching):
         acts = intent.actions
         if len(acts) == 1 and not intent.incomplete:
             return acts[0]
-        self.io.say(intent.message or "Which one?")
-        for i, a in enumerate(acts, 1):
-            t = Text(f"  {i}. ")
-            t.append_text(action_text(a, self.names, self.seat, self.symbols, self._set_aside))
+        shown = []
+        for a in acts:
+            t = action_text(a, self.names, self.seat, self.symbols, self._set_aside)
             t.append(f"   [{a.notation()}]", style="dim")
-            self.io.show(t)
-        while True:
-            reply = self.io.read(WHICH_PROMPT, None, words=())
-            text = (reply.text if reply is not None else "").strip()
-            if not text or text.lower() in ("cancel", "no", "none", "back"):
-                return None
-            if text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= len(acts):
-                return acts[int(text) - 1]
-            sub = interpret(text, self.deal, self.seat, self.names)
-            if sub.kind == "actions":
-                both = [a for a in sub.actions if a in acts]
-                if len(both) == 1:
-                    return both[0]
-            self.io.say(
-                f"Type a number from 1 to {len(acts)}, or Enter to go back.", style="yellow"
-            )
+            shown.append(t)
+        self._choosing = acts
+        try:
+            k = self.choose(intent.message or "Which one?", shown)
+        finally:
+            self._choosing = []
+        return None if k is None else acts[k]
 
-    def _info(self, name: str) -> None:
+    def typed_pick(self, text: str, n: int) -> int | None:
+        """A choice typed as a move: the one of the choices it reads as."""
+        acts = self._choosing
+        sub = interpret(text, self.deal, self.seat, self.names)
+        both = [a for a in sub.actions if a in acts] if sub.kind == "actions" else []
+        return acts.index(both[0]) if len(both) == 1 else None
+
+    def hand_cards(self) -> Sequence[int]:
+        return self.deal.hand(self.seat)
+
+    def give_hint(self) -> None:
+        # worked out where nothing is open: the same hint whatever is (issue 30)
         d = self.deal
-        if name == "help":
-            self.io.say(HELP)
-        elif name == "hand":
-            t = Text("Your hand: ", style="bold cyan")
-            t.append_text(grouped_text(d.hand(self.seat), self.symbols))
-            self.io.show(t)
-        elif name == "look":
-            self.show()
-        elif name == "hint":
-            # worked out where nothing is open: the same hint whatever is (issue 30)
-            got = hint(d.clone(oversights=False), self.seat, self.names, symbols=self.symbols)
-            self.hints += 1  # any hint: a claim after it counts in no figure
-            self.io.say("Hint: " + got.text, style="cyan")
-        elif name == "moves":
-            self._moves()
+        got = hint(d.clone(oversights=False), self.seat, self.names, symbols=self.symbols)
+        self.hints += 1  # any hint: a claim after it counts in no figure
+        self.io.say("Hint: " + got.text, style="cyan")
 
-    def _moves(self) -> None:
+    def moves_now(self) -> str:
         d = self.deal
         mine = d.legal_actions(self.seat)
         if d.to_move == self.seat and d.phase != "over":
-            self.io.say(
-                "Your moves: " + " | ".join(a.notation() for a in mine if a.kind != "claim")
-            )
-            return
-        who = self.names[d.to_move] if d.to_move is not None else "nobody"
+            return moves_line([a for a in mine if a.kind != "claim"], [], None)
+        who = self.names[d.to_move] if d.to_move is not None else None
         free = [a for a in mine if a.kind in DECLARATIONS or a.kind == "take_table_mournival"]
-        self.io.say(
-            f"It is {who}'s turn. {d.game.at_any_time}."
-            + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
-        )
+        return moves_line([], free, who, d.game.at_any_time)
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -636,7 +632,7 @@ class DealPlayer(Watching):
         text = io.next_line()
         if text is None:
             return True
-        return interpret(text, self.deal, self.seat, self.names).kind not in ("claim", "quit")
+        return classify(text).kind not in ("claim", "quit")
 
 
 def _claiming(bot: Bot) -> Reaction:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from tutor.app.play.inputs import NAME_PROMPT, QUIT_WORDS, Intent
+from tutor.app.play.inputs import Intent
 from tutor.app.play.mistakes import (
     FALSE_CLAIM,
     HIT,
@@ -36,6 +36,7 @@ from tutor.app.play.mistakes import (
     false_claim_mistake,
     missed_claim,
 )
+from tutor.app.play.prompting import NO_CLAIM
 from tutor.engine import race as R
 from tutor.puzzles.board import action_text
 
@@ -43,12 +44,7 @@ if TYPE_CHECKING:
     from tutor.engine.deal import Action, Deal
     from tutor.teaching.io import Clock, Event, LearnerIO
 
-__all__ = ["CLAIM_WORDS", "Watching"]
-
-#: Completions offered while naming a claim.
-CLAIM_WORDS = ("pass", "aces", "claim")
-#: What takes the claim key back, at the naming prompt.
-_BACK = frozenset({"", "pass", "cancel", "back", "no"})
+__all__ = ["Watching"]
 
 
 class Watching:
@@ -112,33 +108,21 @@ class Watching:
 
     # -- the learner's claim -----------------------------------------------------------------
 
-    def _claim(self, text: str | None, at: float) -> None:
-        """The learner claims: ``text`` names the cards or the rank (None: the claim key, so the
-        naming is asked, against the clock), the line having come at clock time ``at``.  An
-        unreadable or incomplete naming is asked again (never graded); Enter takes the claim
-        back; a claim that fits several oversights is asked which."""
-        if text is None:
-            self.io.say(
-                "You claim! Name the cards (or the rank); Enter takes the claim back.", style="bold"
-            )
-        while True:
-            if text is None:
-                reply = self.io.read(NAME_PROMPT, None, words=CLAIM_WORDS, events=self._events())
-                text, at = (reply.text, reply.at) if reply is not None else ("", self.clock.now())
-                if text.strip().lower() in _BACK or text.strip().lower() in QUIT_WORDS:
-                    self.io.say("No claim.", style="dim")
-                    return
-            outs = self.watch.arrive(self.seat, text, at, blind=True)
-            self._show(outs, typed=text)
-            last = outs[-1]
-            if last.result in (R.UNREAD, R.INCOMPLETE):
-                self.io.say(claim_words(last, self.seat, self.names), style="yellow")
-            elif last.result == R.AMBIGUOUS:
-                self._claim_one_of(last)
-                return
-            else:
-                return
-            text = None
+    def _claim(self, text: str, at: float) -> bool:
+        """The learner claims what ``text`` names (the cards or the rank), named at clock time
+        ``at`` (the naming asked, and Enter taking the claim back, by the one prompt loop:
+        :meth:`tutor.app.play.prompting.PromptLoop.claim_line`).  True when the naming is to be
+        asked again (unreadable or incomplete: never graded); a claim that fits several
+        oversights is asked which."""
+        outs = self.watch.arrive(self.seat, text, at, blind=True)
+        self._show(outs, typed=text)
+        last = outs[-1]
+        if last.result in (R.UNREAD, R.INCOMPLETE):
+            self.io.say(claim_words(last, self.seat, self.names), style="yellow")
+            return True
+        if last.result == R.AMBIGUOUS:
+            self._claim_one_of(last)
+        return False
 
     def _claim_one_of(self, out: R.Outcome) -> None:
         """A claim that fits several oversights: the learner picks one (the time runs on)."""
@@ -151,7 +135,7 @@ class Watching:
             )
         )
         if picked is None:
-            self.io.say("No claim.", style="dim")
+            self.io.say(NO_CLAIM, style="dim")
             return
         self._show(self.watch.arrive(self.seat, picked, self.clock.now()), typed=picked.notation())
 

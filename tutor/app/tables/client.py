@@ -25,8 +25,11 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
 token the join gave takes it back (the command that does it is printed whole, on a line of
 its own, when you join and when you leave).  A connection that drops is tried again by
-itself with the token, waiting longer each time (half a second, then twice as long, up to
-half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
+itself with the token, by websockets' own reconnection (``async for websocket in
+connect(...)``, its backoff with jitter: at once, then after a wait drawn at random, then
+longer each time, up to half a minute, ``tries`` times in all:
+:class:`~tutor.app.tables._link.Link`); a client that gives up says how to come back and
+exits 1.
 
 The clock of the move being waited for comes in each state (the server's ``left`` seconds):
 on a terminal it counts down in the prompt's bottom line, yours or another person's (drawn
@@ -54,6 +57,13 @@ from typing import Any
 from rich.text import Text
 
 from tutor.app.play.inputs import CLAIM_KEYS, NAME_PROMPT, WORDS, classify, help_text
+from tutor.app.play.prompting import (
+    TURN_PROMPT,
+    WATCH_PROMPT,
+    WHICH_PROMPT,
+    PromptLoop,
+    moves_line,
+)
 from tutor.app.tables._link import Link, Linked, Rejoining
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
 from tutor.app.tables._screens import (
@@ -72,6 +82,7 @@ from tutor.app.tables.messages import (
     MatchOver,
     Refusal,
     Reply,
+    Retrying,
     Say,
     Standings,
     State,
@@ -85,16 +96,20 @@ from tutor.engine.reasons import CLAIM_AT_ANY_TIME
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import (
     action_text,
-    grouped_text,
     hanging,
     pile_text,
     render_observation,
 )
 from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import Event, LearnerIO
-from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = [
+    "BEFORE_PROMPT",
+    "CLAIM_KEYS",
+    "NAME_PROMPT",
+    "TURN_PROMPT",
+    "WATCH_PROMPT",
+    "WHICH_PROMPT",
     "Link",
     "PlayerClient",
     "join_table",
@@ -105,21 +120,11 @@ __all__ = [
     "watch_tables",
 ]
 
-TURN_PROMPT = "Your move> "
-WATCH_PROMPT = "watch> "
 BEFORE_PROMPT = "Before play (take, or Enter starts)> "
-WHICH_PROMPT = "Which? > "
-#: The program's quit words (:mod:`tutor.teaching.words`), and ``leave`` (the table).
-QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
 #: What ``help`` says at a table (the words are a practice deal's: :mod:`tutor.app.play.inputs`).
 HELP = help_text("table")
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
-
-
-def _is_claim_line(text: str) -> bool:
-    """Whether a typed line is a claim (``claim 9s 9d``, ``claim nines``, ``c``, ``claim``)."""
-    return classify(text).kind == "claim"
 
 
 def _clock(c: ClockState | None, now: float) -> tuple[float, float, int, str] | None:
@@ -157,10 +162,16 @@ def _ruleset(rid: str) -> Ruleset:
     return lib.rulesets[rid]
 
 
-class PlayerClient(Rejoining):
+class PlayerClient(Rejoining, PromptLoop):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
-    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, or a stand-in with its
-    ``inbox``, ``send`` and ``close``); ``connect(first)`` makes the link of a reconnect."""
+    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, which takes the seat
+    back by itself, ``tries`` times, when the connection drops, or a stand-in with its
+    ``inbox``, ``send`` and ``close``).  Its
+    prompts read lines through the one loop of a practice deal and a live table
+    (:class:`tutor.app.play.prompting.PromptLoop`); the moves and claims go to the server."""
+
+    help = HELP
+    where = "table"
 
     def __init__(
         self,
@@ -172,17 +183,14 @@ class PlayerClient(Rejoining):
         *,
         livery: str | None = None,
         tries: int = 20,
-        connect: Callable[[dict[str, Any]], Link] | None = None,
     ):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
         self.livery = livery
         self.tries = tries
-        self.connect = connect or (lambda first: Link(address, first))
         #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
         self.clock: tuple[float, float, int, str] | None = None
-        self.lost = False
         self.stopping = False
         self.finished = False
         self.leaving = False
@@ -202,6 +210,7 @@ class PlayerClient(Rejoining):
         self.status = 0
         self.seq = 0
         self.replies: dict[int, Reply] = {}
+        self._typed: dict[int, str] = {}  # the line of each move sent, by its seq
         self.hint = False
         self._turn_shown = -1
         self._drawn: tuple[int, int] | None = None  # (deal, actions) the last screen showed
@@ -237,7 +246,7 @@ class PlayerClient(Rejoining):
         """Handle messages until ``done()`` (or the connection ends, or ``timeout`` seconds
         pass with nothing coming); True when ``done()``."""
         while not done():
-            if self.done or self.lost:
+            if self.done:
                 return False
             msg = self._take(timeout)
             if msg is None:
@@ -261,10 +270,16 @@ class PlayerClient(Rejoining):
             if msg.text:
                 io.say(msg.text, style="bold")
         elif isinstance(msg, Reply):
+            typed = self._typed.pop(msg.seq, "") if msg.seq is not None else ""
             if msg.seq is not None:
                 self.replies[msg.seq] = msg
-            if msg.text:
-                io.say(msg.text, style="green" if msg.ok else "yellow")
+            if msg.choices:
+                pass  # the question is asked with its choices (:meth:`_act`)
+            elif msg.to == "act" and not msg.ok:  # a move refused: said as practice says it
+                self.refused(msg.text, typed, msg.unreadable)
+            elif msg.text:
+                hinted = msg.ok and msg.to == "hint"
+                io.say(msg.text, style="cyan" if hinted else "green" if msg.ok else "yellow")
         elif isinstance(msg, Refusal):
             io.say(f"Refused: {msg.text}", style="yellow")
         elif isinstance(msg, DealOver):
@@ -278,11 +293,14 @@ class PlayerClient(Rejoining):
             self.stopping = msg.reason == "stopping"
             if msg.reason == "replaced":
                 self.done = True
+        elif isinstance(msg, Retrying):
+            self.retrying(msg)
         elif isinstance(msg, Closed):
             if self.finished or self.leaving or self.done:
                 self.done = True
-            elif self.token is not None and self.tries > 0:
-                self.lost = True
+            elif msg.gave_up:
+                self.gave_up()
+                self.done, self.status = True, 1
             else:
                 io.say(msg.text or "The table has closed.", style="yellow")
                 self.done, self.status = True, 1
@@ -477,6 +495,8 @@ class PlayerClient(Rejoining):
                     )
                     return None
         self.seq += 1
+        if kind == "act" and isinstance(fields.get("text"), str):
+            self._typed[self.seq] = str(fields["text"])
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
 
@@ -518,7 +538,6 @@ class PlayerClient(Rejoining):
             self.drain()
             return (
                 self.done
-                or self.lost
                 or self.my_turn != turn
                 or self.deal != deal
                 or (self.holding != holding)
@@ -552,11 +571,6 @@ class PlayerClient(Rejoining):
         try:
             while not self.done:
                 self.drain()
-                if self.lost:
-                    if not self.reconnect():
-                        self.status = 1
-                        break
-                    continue
                 if self.done:
                     break
                 o = self.obs
@@ -628,7 +642,7 @@ class PlayerClient(Rejoining):
         text = waiting() if waiting is not None else None
         if text is None:
             return False
-        if classify(text, QUIT_WORDS).kind not in ("claim", "quit"):
+        if classify(text).kind not in ("claim", "quit"):
             return False
         self.prompt(WATCH_PROMPT, turn=False)
         return True
@@ -655,98 +669,67 @@ class PlayerClient(Rejoining):
             self.release()
             if not reply.text and reply.key is None:
                 return
-        self.line(reply.text, turn=turn, before=before, key=reply.key is not None)
+        self.answer(reply.text, reply.at, turn=turn, before=before)
 
-    def line(self, text: str, turn: bool, before: bool = False, key: bool = False) -> None:
-        """Act on one line typed at a prompt."""
-        io = self.io
-        it = classify(text, QUIT_WORDS)
-        if it.kind == "quit":
-            raise EOFError
-        if key or it.kind == "claim":
-            self.claim(it.name if not key and it.name else None)
-            return
-        if it.kind == "pass":
-            if before:
-                self.ask_server("ready")
-            elif turn and self.obs and any(a.kind == "end_turn" for a in self.obs.turn_moves()):
-                self._act("end turn")
-            elif turn:
-                io.say(
-                    "It is your turn: capture, or lie down if you cannot (moves lists your "
-                    "moves, help says how).",
-                    style="yellow",
-                )
-            return
-        if it.name == "help":
-            io.say(HELP)
-        elif it.name == "hand":
-            t = Text("Your hand: ", style="bold cyan")
-            t.append_text(grouped_text(self.obs.hand if self.obs else (), self.symbols))
-            io.show(t)
-        elif it.name == "look":
-            self.show()
-        elif it.name == "moves":
-            self._moves()
-        elif it.name == "hint":
-            self.ask_server("hint")
-        else:
-            self._act(it.name)
+    # -- what the one loop asks of a table's client ---------------------------------------------
 
-    def _moves(self) -> None:
+    def leave(self) -> str:
+        raise EOFError  # leaves the table as Ctrl-D does: the seat stays yours
+
+    def ready(self) -> str:
+        self.ask_server("ready")
+        return "acted"
+
+    def end_turn(self) -> bool:
+        if self.obs is None or not any(a.kind == "end_turn" for a in self.obs.turn_moves()):
+            return False
+        self._act("end turn")
+        return True
+
+    def move(self, line: str, at: float) -> str:
+        self._act(line)
+        return "acted"
+
+    def make_claim(self, naming: str, at: float) -> bool:
+        self.ask_server("claim", text=naming)
+        return False  # the server answers the claim, whatever it names
+
+    def naming_read(self) -> tuple[float | None, list[Event]]:
+        return (30.0, self._events()) if self.io.clock.realtime else (None, [])
+
+    def hand_cards(self) -> tuple[int, ...]:
+        return tuple(self.obs.hand) if self.obs else ()
+
+    def give_hint(self) -> None:
+        self.ask_server("hint")
+
+    def moves_now(self) -> str:
         o = self.obs
         if o is None:
-            return
+            return "No deal is being played now."
         turn = o.turn_moves()
-        free = o.free_moves()
-        if turn:
-            self.io.say("Your moves: " + " | ".join(a.notation() for a in turn + free))
-        else:
-            who = self.names[o.to_move] if o.to_move is not None else "nobody"
-            self.io.say(
-                f"It is {who}'s turn. {CLAIM_AT_ANY_TIME}."
-                + (" Now: " + " | ".join(a.notation() for a in free) if free else "")
-            )
+        who = self.names[o.to_move] if o.to_move is not None else None
+        out_of_turn = self.rs.game().at_any_time if self.rs is not None else CLAIM_AT_ANY_TIME
+        return moves_line(turn, o.free_moves(), who, out_of_turn)
 
     def _act(self, text: str) -> None:
+        """Send a move; where the server answers that it could be several, ask which (the
+        server's question, the moves as cards) and send the one chosen."""
         reply = self.ask_server("act", text=text)
         if reply is None or reply.ok or not reply.choices:
             return
         choices = list(reply.choices)
-        for i, c in enumerate(choices, 1):  # the moves as cards, what to type beside
-            self.io.say(f"  {i}. {shown_cards(c, self.symbols)}   [{c}]")
-        while True:
-            r = self.io.read(WHICH_PROMPT, None)
-            pick = (r.text if r is not None else "").strip()
-            if not pick or pick.lower() in ("cancel", "back", "no"):
-                return
-            if pick.isascii() and pick.isdigit() and 1 <= int(pick) <= len(choices):
-                self.ask_server("act", text=choices[int(pick) - 1])
-                return
-            if _is_claim_line(pick):  # the watch stays open while a move is chosen
-                self.line(pick, turn=False)
-                continue
-            self.io.say(
-                f"Type a number from 1 to {len(choices)}, or Enter to go back.", style="yellow"
-            )
+        shown = [
+            Text(shown_cards(c, self.symbols)).append(f"   [{c}]", style="dim") for c in choices
+        ]
+        k = self.choose(reply.text, shown)
+        if k is not None:
+            self.ask_server("act", text=choices[k])
 
     def claim(self, text: str | None) -> None:
         """Claim: ``text`` names the cards or the rank (None: the claim key, so the naming is
-        asked now, while the table plays on)."""
-        io = self.io
-        if text is None:
-            io.say(
-                "You claim! Name the cards (or the rank); Enter takes the claim back.", style="bold"
-            )
-            if io.clock.realtime:
-                reply = io.read(NAME_PROMPT, 30.0, events=self._events())
-            else:
-                reply = io.read(NAME_PROMPT, None)
-            text = reply.text if reply is not None else ""
-            if text.strip().lower() in ("", "pass", "cancel", "back", "no"):
-                io.say("No claim.", style="dim")
-                return
-        self.ask_server("claim", text=text)
+        asked now, while the table plays on: :meth:`PromptLoop.claim_line`)."""
+        self.claim_line(text, self.io.clock.now())
 
 
 def join_table(
@@ -772,6 +755,7 @@ def join_table(
             **({"token": token} if token else {}),
             **({"livery": livery} if livery else {}),
         },
+        tries=tries,
     )
     # (with a token alone, the name is the seat's: the welcome says it)
     return PlayerClient(io, link, address, code, name or "", livery=livery, tries=tries).run()

@@ -27,6 +27,7 @@ __all__ = [
     "DealOver",
     "Incoming",
     "LineCame",
+    "Retrying",
     "Log",
     "MatchOver",
     "Overview",
@@ -141,7 +142,8 @@ class Waiting(_Server):
 
 class Reply(_Server):
     """``reply``: the answer to one intent of this client (``seq`` its number, ``to`` its
-    type); ``choices`` the moves an ambiguous one could be."""
+    type); ``choices`` the moves an ambiguous one could be; ``unreadable`` True when a word of
+    a refused move was not read (a terminal points to ``help``)."""
 
     type: Literal["reply"] = "reply"
     ok: bool
@@ -149,6 +151,7 @@ class Reply(_Server):
     seq: int | None
     to: str
     choices: list[str] | None = None
+    unreadable: bool = False
 
 
 class SettlementRow(Model):
@@ -414,6 +417,18 @@ class Closed(Model):
     type: Literal["closed"] = "closed"
     text: str
     code: int | None = None
+    gave_up: bool = False  # the link tried again ``tries`` times, and no server answered
+
+
+class Retrying(Model):
+    """The connection has dropped and the link tries again by itself (never sent by a server:
+    the client's link puts it in the inbox): try ``attempt`` of ``tries``, after ``delay``
+    seconds (websockets' own backoff: :func:`tutor.app.tables._link.retry_delays`)."""
+
+    type: Literal["retrying"] = "retrying"
+    attempt: int
+    tries: int
+    delay: float
 
 
 class LineCame(Model):
@@ -438,5 +453,6 @@ Incoming = (
     | Bye
     | Waiting
     | Closed
+    | Retrying
     | LineCame
 )

@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypedDict
 
+from tutor.app.play.inputs import read_move
 from tutor.app.play.mistakes import TABLE_FALSE_CLAIM, claim_words
 from tutor.app.tables._limits import Bucket
 from tutor.app.tables._review import Notes, review
@@ -80,7 +81,6 @@ from tutor.engine.deal import (
     SeatSettlement,
     one_declaration_per_rank,
 )
-from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.levels import Level
 from tutor.engine.match import Game, Match
 from tutor.engine.observe import Observation, observe, observe_public
@@ -730,21 +730,15 @@ class Table:
             if why is not None:
                 self._reply(seat, msg, False, why.words(seat, names) + ".")
                 return False
-        else:
-            try:
-                a = d.parse_action(msg.text or "", seat)  # (the model: text or action)
-            except AmbiguousAction as exc:  # IncompleteAction too: the choices follow
-                self._reply(
-                    seat,
-                    msg,
-                    False,
-                    exc.reason.words(seat, names, choices=False, capital=True),
-                    [c.notation() for c in exc.candidates],
-                )
+        else:  # read as a practice deal reads it (the model: text or action)
+            it = read_move(msg.text or "", d, seat, names)
+            if it.kind == "error":  # the reason; the client says it as practice does
+                self._reply(seat, msg, False, it.reason, unreadable=it.unreadable)
                 return False
-            except (InvalidAction, IllegalAction) as exc:
-                self._reply(seat, msg, False, exc.reason.words(seat, names) + ".")
+            if len(it.actions) != 1 or it.incomplete:  # which one: the choices follow
+                self._reply(seat, msg, False, it.message, [c.notation() for c in it.actions])
                 return False
+            a = it.actions[0]
         self._apply(a, now)
         self._reply(seat, msg, True, "")
         return True
@@ -827,6 +821,7 @@ class Table:
         ok: bool,
         text: str,
         choices: list[str] | None = None,
+        unreadable: bool = False,
     ) -> None:
         out: dict[str, object] = {
             "type": "reply",
@@ -837,6 +832,8 @@ class Table:
         }
         if choices:
             out["choices"] = choices
+        if unreadable:  # a word of the move was not read: the terminal points to help
+            out["unreadable"] = True
         self.outbox.append((seat, out))
 
     def _race_line(self, o: R.Outcome) -> None:

@@ -298,7 +298,7 @@ class CaptureNow(PuzzleKind):
             words=_WORDS,
             expected="name the ranks that cannot wait (for example `sevens`), or answer `none`",
         )
-        deal = p.deal()
+        deal = p.position
         hand, table = set(deal.hand(p.seat)), set(deal.table_cards())
         off = [c for c in r.cards if c not in hand and c not in table]
         if off:
@@ -362,7 +362,7 @@ class CaptureNow(PuzzleKind):
         return [lambda: analysis_hint(p)]
 
     def answer_words(self, p: Puzzle) -> list[str]:
-        deal = p.deal()
+        deal = p.position
         return ["hint", "quit", "none"] + codes(set(deal.hand(p.seat)) | set(deal.table_cards()))
 
     def wrong_answer(self, p: Puzzle) -> str | None:

@@ -210,7 +210,7 @@ class DeadPair(PuzzleKind):
             words=_WORDS,
             expected="name the pair you may declare (its cards or rank), or answer `no`",
         )
-        deal = p.deal()
+        deal = p.position
         pairs = [parse_rank(x) for x in p.data["pairs"]]
         hand = set(deal.hand(p.seat))
         off = [c for c in r.cards if c not in hand]
@@ -316,8 +316,7 @@ class DeadPair(PuzzleKind):
         return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p: Puzzle) -> list[str]:
-        deal = p.deal()
-        return ["hint", "quit", "yes", "no"] + codes(deal.hand(p.seat))
+        return ["hint", "quit", "yes", "no"] + codes(p.position.hand(p.seat))
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         return "no" if p.answer["dead_pairs"] else p.data["pairs"][0]

@@ -529,7 +529,7 @@ class LegalPlay(PuzzleKind):
                 f"answer with the letters of the moves you may make ({letters[0]} to {letters[-1]})"
             )
         right = set(p.answer["right"])
-        deal = p.deal()
+        deal = p.position
         missed = [c for c in choices if c["letter"] in right and c["letter"] not in picked]
         wrong = [c for c in choices if c["letter"] in picked and c["letter"] not in right]
         hits = len(right & set(picked))

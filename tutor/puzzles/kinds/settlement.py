@@ -399,7 +399,7 @@ _PART_WORDS = {
 def _parts(p: Puzzle, seat: int) -> dict[str, int]:
     """The parts of ``seat``'s result that a learner may leave out, each as the change it makes
     to the result (the engine's settlement breakdown: :meth:`Game.result_parts`)."""
-    deal = p.deal()
+    deal = p.position
     s = next(x for x in deal.final_result().settlement if x.seat == seat)
     return {_PART_WORDS[k]: v for k, v in deal.game.result_parts(s).items()}
 
@@ -418,13 +418,13 @@ def _nudge(p: Puzzle, wrong: list[tuple[int, int, int]], asked: int) -> str:
             why = "the bonus is counted twice"
             break
     if not why and not stakes:
-        s = next(x for x in p.deal().final_result().settlement if x.seat == seat)
+        s = next(x for x in p.position.final_result().settlement if x.seat == seat)
         if said == s.won:
             why = "won cards are counted, not pairs (a point is a pair)"
     if not why and stakes and said == -right:
         why = "the sign is turned round (what a player pays is minus, what they take plus)"
     if not why:
-        scoring = Scoring(p.deal().ruleset.scoring)
+        scoring = Scoring(p.position.ruleset.scoring)
         why = {
             Scoring.POT: "settle the leftovers and who takes the pot first, then count again",
             Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "

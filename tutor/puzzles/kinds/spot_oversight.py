@@ -723,7 +723,7 @@ class SpotOversight(PuzzleKind):
         return self._claimed(p, named, " ".join(rest))
 
     def _nothing(self, p: Puzzle) -> Verdict:
-        groups = claim_groups(p.deal(), p.seat)
+        groups = claim_groups(p.position, p.seat)
         if not groups:
             return Verdict(True, "Right: there is nothing to claim.")
         return Verdict(
@@ -739,7 +739,7 @@ class SpotOversight(PuzzleKind):
         the capture that split a prial, the lie-down that left a pair, prial or mournival (an
         earlier lie-down by its player's name alone: its cards would name the answer); never
         at the cards (issue 45)."""
-        deal = p.deal()
+        deal = p.position
         mine = [o for o in deal.open_oversights() if p.seat in deal.claimants(o)]
         ov = max(mine, key=lambda o: o.index)
         hist = deal.history
@@ -754,7 +754,7 @@ class SpotOversight(PuzzleKind):
         return _NUDGES[ov.kind].format(moment=moment, who=player_name(ov.offender, p.seat))
 
     def _claimed(self, p: Puzzle, named: ClaimWords, typed: str) -> Verdict:
-        deal = p.deal()
+        deal = p.position
         groups = claim_groups(deal, p.seat)
         if named.cards and len(named.cards) not in claim_sizes(deal.ruleset, named.kinds):
             raise AnswerError(_NAME_ALL)  # whatever is open, as a live table says it
@@ -828,13 +828,12 @@ class SpotOversight(PuzzleKind):
         )
 
     def answer_words(self, p: Puzzle) -> list[str]:
-        deal = p.deal()
-        return ["hint", "quit", "claim", "nothing"] + codes(deal.table_cards())
+        return ["hint", "quit", "claim", "nothing"] + codes(p.position.table_cards())
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         if p.answer["claims"]:
             return "nothing"
-        table = p.deal().table_cards()
+        table = p.position.table_cards()
         return f"claim {RANK_PLURALS[rank_of(table[0])]}" if table else None
 
 
