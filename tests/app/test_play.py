@@ -385,7 +385,7 @@ def sevens(rulesets):
         ("pass", "pass", None),
         ("quit", "quit", None),
         (":q", "quit", None),
-        ("q", "error", "q alone is a rank; to leave the deal, type quit"),
+        ("q", "error", "q alone is a rank: to leave the deal, type quit"),
         ("help", "info", None),
         ("moves", "info", None),
         ("hand", "info", None),

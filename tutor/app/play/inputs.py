@@ -240,16 +240,15 @@ def refused_line(
     reason: str, typed: str = "", unreadable: bool = False, where: str = "deal"
 ) -> str:
     """The one line that answers a move the engine refused: its ``reason`` (the engine's
-    words, :meth:`~tutor.engine.reasons.Reason.words`, a sentence with or without its full
-    stop), and where a word of the ``typed`` line could not be read (``unreadable``), how to
-    see the moves (and, for a rank letter alone, how to leave the ``where``: ``deal`` or
-    ``table``).  The same line at a practice deal and at a table, whose server sends the
-    reason (:meth:`tutor.app.tables.table.Table.act`)."""
-    line = reason.rstrip().rstrip(".")
+    words, :meth:`~tutor.engine.reasons.Reason.words`, as a sentence with its full stop, as
+    :func:`read_move` makes it), and where a word of the ``typed`` line could not be read
+    (``unreadable``), how to see the moves (and, for a rank letter alone, how to leave the
+    ``where``: ``deal`` or ``table``).  The same line at a practice deal and at a table, whose
+    server sends the reason (:meth:`tutor.app.tables.table.Table.act`)."""
+    line = reason
     word = typed.strip().lower()
     if unreadable and word in ("q", "k", "j", "a"):  # a rank letter alone: perhaps meant to leave
-        line += f" ({word} alone is a rank; to leave the {where}, type quit or :q)"
-    line += "."
+        line += f" ({word} alone is a rank: to leave the {where}, type quit or :q.)"
     if unreadable:
         line += " Type help for the moves."
     return line

@@ -347,7 +347,7 @@ class DealPlayer(Watching, PromptLoop):
         self._show(self.watch.advance(at))  # claims that came before the move
         why = self.deal.why_illegal(a)  # ... may have changed the table
         if why is not None:
-            return self.refused(why.words(self.seat, self.names))
+            return self.refused(why.words(self.seat, self.names) + ".")
         self._apply(a)
         return "acted"
 
