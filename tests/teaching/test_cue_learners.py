@@ -25,7 +25,11 @@ from __future__ import annotations
 import pytest
 from spot_learners import LEARNERS, chance, decided, positions, scores, storm
 
+from tutor.puzzles.kinds.spot_oversight import BY_OTHERS
 from tutor.teaching.drills.oversights import STORM_RUN, STREAK_RUN, Run
+
+#: The look-alikes of a split prial or a table mournival made by another player.
+BY_OTHERS_THEMES = {t for ts in BY_OTHERS.values() for t in ts}
 
 
 def check(level: int, ps: list) -> None:
@@ -44,6 +48,12 @@ def check(level: int, ps: list) -> None:
     assert share >= (0.5 if level >= 4 else 1 / 3), figures
     for name in ("cue", "cue+own", "cue+own+dealer"):
         assert on_judged[name] <= chance(judged) + 0.10, figures
+    # the look of a split prial or a table mournival made by another player: no rule of whose
+    # action it was, or who dealt, tells it; every cue learner claims, wrongly
+    others = [p for p in ps if p.data.get("theme") in BY_OTHERS_THEMES]
+    on_others = scores(others)
+    for name in ("cue", "cue+own", "cue+own+dealer"):
+        assert on_others[name] == 0.0, (name, [p.id for p in others])
 
 
 def test_cue_learners_score_no_better_than_chance_allows():
@@ -76,6 +86,11 @@ def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
         judged = [(p, ok) for r in runs[name] for p, ok in r[2] if decided(p)]
         right = sum(ok for _, ok in judged) / len(judged)
         assert right <= chance([p for p, _ in judged]) + 0.10, (name, right, len(judged))
+    for name in ("cue", "cue+own", "cue+own+dealer"):  # the look-alikes by other players
+        others = [
+            ok for r in runs[name] for p, ok in r[2] if p.data.get("theme") in BY_OTHERS_THEMES
+        ]
+        assert others and not any(others), (name, others)
 
 
 def test_a_run_rises_only_with_a_right_claim_and_a_right_pass():

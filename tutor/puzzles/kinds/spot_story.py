@@ -61,6 +61,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
     laid_facts = _lie_down_facts(deal, record)
     names = {q: player_name(q, seat) for q in range(deal.players)}
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
+    ended = deal.phase != "play"
     open_by_rank: dict[int, list[Oversight]] = {}
     for o in deal.open_oversights():
         open_by_rank.setdefault(o.rank, []).append(o)
@@ -87,7 +88,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         elif laid:
             i, a = laid[-1]
             who = "you" if a.player == seat else names[a.player]
-            why = _laid_down_why(laid_facts[i], r, who)
+            why = _laid_down_why(laid_facts[i], r, who, ended)
         else:
             took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
             if not rs.game().claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
@@ -95,6 +96,13 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
                     "dealt to the table; under this ruleset a table mournival the "
                     "dealer leaves is not a mistake anyone may claim"
                 )
+            elif not deal.started:
+                why = (
+                    "dealt to the table; play has not begun, and the dealer may still take "
+                    "them, so nothing is overlooked yet"
+                )
+            elif ended:
+                why = f"dealt to the table and left there by the dealer; {_LAPSED}"
             else:
                 why = "dealt to the table, but no claim is open on them now"
             history += took
@@ -104,16 +112,22 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
     return out
 
 
-def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
+#: Why a mistake is no longer open once play has ended (RULES.md 3.4; lesson 8: the engine's
+#: rule, the sources being silent).
+_LAPSED = "play has ended, and every mistake still unclaimed then lapses"
+
+
+def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str, ended: bool = False) -> str:
     """Why the cards of ``rank`` that ``who`` laid down are not open to a claim now, from the
     engine's findings when they were laid down (:meth:`~tutor.engine.deal.Deal.
-    lie_down_oversights`: the oversight they made, or why none)."""
+    lie_down_oversights`: the oversight they made, or why none); ``ended``: play has ended."""
     found = next(f for f in findings if f.rank == rank)
     what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
     if found.claimable:
-        return (
-            f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
-            "but the claim has lapsed: fewer of them are left on the table than it takes"
+        return f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), " + (
+            f"but {_LAPSED}"
+            if ended
+            else "but the claim has lapsed: fewer of them are left on the table than it takes"
         )
     if found.why == "no_declaration":
         return (
