@@ -6,7 +6,7 @@ oversight kind the ruleset's play can make and every decoy it has.  The position
 shuffled *bags* of twelve (:data:`BAGS`), at random places in the bag, so that no place in the
 stream tells what comes:
 
-- **judged by counting or the ruleset** (seven of every twelve, four with something to claim):
+- **judged by counting or the ruleset** (half of every bag, seven of twelve at levels 4 and 5):
   a lie-down holding a pair whose other two cards are, or are not, both among the won cards (a
   dead pair to claim, a live one to leave), shown just after it or after a capture that left
   the pair on the table (the last action looks like nothing; the count decides: about one in
@@ -16,8 +16,9 @@ stream tells what comes:
   decided_by`: the same lie-down counted otherwise, or the same deal under another ruleset's
   reading, gives the other answer); a slot whose puzzle the engine does not find so is drawn
   again (:data:`TRIES`).
-- **spotting** claims: the other oversight kinds (a split prial, a table mournival the dealer
-  left), each asked least so far, never a fourth of one kind in a row (:data:`MAX_RUN`);
+- **spotting** claims: the other oversight kinds (a split prial, half of them shown after the
+  next action, :data:`~tutor.puzzles.kinds.spot_oversight.LATER_SHARE`; a table mournival the
+  dealer left), each asked least so far, never a fourth of one kind in a row (:data:`MAX_RUN`);
 - **look-alikes** (two of twelve): the very look of an oversight kind that is no mistake open
   to the learner, each asked least so far: the learner's own mistake (not theirs to claim), or
   the look of a split prial or a table mournival made by another player where nothing is open
@@ -28,11 +29,11 @@ stream tells what comes:
 Five of every twelve have nothing to claim, at every level: a learner who always passes is
 right at most 5 times in 12, and one who claims on the board's look (four of a rank on the
 table, a one-for-one capture leaving two, a lie-down holding two or more of a rank) is wrong on
-every position with nothing to claim and on the dead pairs shown after a later capture, at
-most 7 in 12 and about 5 in 9 (issue 42: with four spotting claims of twelve, the board's look
-came to 0.60 at some levels); who also never claims their own action nor a table mournival they
-dealt is still wrong on the lie-downs that counting or the ruleset decides and on the
-look-alikes made by other players.  (With a third of the positions empty, as the README once
+every position with nothing to claim and on the claims made before the last action (a dead pair
+or a split prial), at most 7 in 12 (issue 42: with every split prial shown just after the
+capture, the board's look came to 0.60 at some levels); who also never claims their own action
+nor a table mournival they dealt is still wrong on the lie-downs that counting or the ruleset
+decides and on the look-alikes made by other players.  (With a third of the positions empty, as the README once
 said, the board's look alone would be right two times in three.)
 
 The position's difficulty is the level's: the nearest a puzzle of that kind and ruleset has
@@ -82,7 +83,13 @@ class Bag(NamedTuple):
 
 
 #: Per level, what a bag of twelve holds (see the module).
-BAGS = {level: Bag(4, 3, 3, 2) for level in range(1, 6)}
+BAGS = {
+    1: Bag(3, 3, 4, 2),
+    2: Bag(3, 3, 4, 2),
+    3: Bag(3, 3, 4, 2),
+    4: Bag(4, 3, 3, 2),
+    5: Bag(4, 3, 3, 2),
+}
 #: The oversight kinds, and the decoys, a lie-down makes: whether the pair laid down was dead
 #: (counting) or whether the ruleset lets a prial or a mournival laid down be claimed.
 COUNTED_CLAIMS = ("laid_down_dead_pair", "laid_down_prial", "laid_down_mournival")
