@@ -1,7 +1,9 @@
 """Scripted learners of the oversight drill (issues 30 and 42), shared by the tests and runnable
 as a measurement: ``python tests/teaching/spot_learners.py [N] [SEEDS]`` prints each learner's
 score per level over N positions (default 225) and over a 3-minute storm at each of SEEDS seeds
-(default 8), with the positions where counting or the ruleset decides apart.
+(default 8), with the positions where counting or the ruleset decides apart, and per level the
+share with nothing to claim and the scores on the look-alikes of a split prial or a table
+mournival made by another player.
 
 - **pass**: always passes;
 - **one-rank**: ``claim sevens`` every time;
