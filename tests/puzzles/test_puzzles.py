@@ -242,7 +242,7 @@ def test_same_id_same_puzzle():
 #: Positions and answers of a few ids, fixed: a change means puzzles changed under the same
 #: generator version (bump ``generator_version`` in ``puzzles/<kind>.yaml`` and update these).
 GOLDEN = {
-    "spot-oversight.parlett.5.100": "c15dfd2778dbd83d",
+    "spot-oversight.parlett.5.100": "04fbe42a90fc0ab2",
     "capture-now.du-coeur.5.100": "1c4cffaa821451fd",
     "settlement.porges.5.100": "6fbbc5191ba45d23",
     "legal-play.wolffauer.4.100": "5259f6dcbb518ad6",
@@ -556,7 +556,7 @@ def test_card_lists_hang_under_their_labels_at_forty_columns(symbols):
 
     from tutor.puzzles.render import render_puzzle
 
-    p = P.from_id("spot-oversight.parlett-13.4.2")
+    p = P.from_id("spot-oversight.parlett-13.4.59")  # (spot-oversight v5; .2 before)
     con = Console(width=40, record=True, color_system=None, file=io.StringIO())
     con.print(render_puzzle(dataclasses.replace(p, question=""), 40, symbols=symbols))
     lines = con.export_text().splitlines()
@@ -566,7 +566,7 @@ def test_card_lists_hang_under_their_labels_at_forty_columns(symbols):
     at = next(
         i
         for i, line in enumerate(lines)
-        if "Player 0 (dealer)" in line and "6 in hand  won 10:" in line
+        if "Player 0 (dealer)" in line and "5 in hand  won 10:" in line
     )
     assert card.match(lines[at + 1].strip())  # under its long label, indented
     assert re.match(r"^ {4}\S", lines[at + 1])

@@ -1,7 +1,9 @@
 """Scripted learners of the oversight drill (issues 30 and 42), shared by the tests and runnable
 as a measurement: ``python tests/teaching/spot_learners.py [N] [SEEDS]`` prints each learner's
 score per level over N positions (default 225) and over a 3-minute storm at each of SEEDS seeds
-(default 8), with the positions where counting or the ruleset decides apart.
+(default 8), with the positions where counting or the ruleset decides apart, and per level the
+share with nothing to claim and the scores on the look-alikes of a split prial or a table
+mournival made by another player.
 
 - **pass**: always passes;
 - **one-rank**: ``claim sevens`` every time;
@@ -30,6 +32,7 @@ from rich.console import Console
 from tutor.app.clock import FakeClock
 from tutor.app.learner_io import ScriptedIO
 from tutor.engine.cards import RANK_PLURALS, rank_of
+from tutor.puzzles.kinds.spot_oversight import BY_OTHERS
 from tutor.teaching.drills.oversights import OversightDrill
 from tutor.teaching.drills.spotmix import SpotMix
 
@@ -149,10 +152,17 @@ def storm(learner, seed: int, minutes: float = 3.0) -> tuple[float, int, list]:
     return res.accuracy, top, pairs
 
 
+def by_others(p) -> bool:
+    """Whether ``p`` has the look of a split prial or a table mournival made by another player,
+    with nothing open (:data:`~tutor.puzzles.kinds.spot_oversight.BY_OTHERS`)."""
+    return any(p.data.get("theme") in themes for themes in BY_OTHERS.values())
+
+
 def main(n: int = 225, seeds: int = 8) -> None:
     names = list(LEARNERS)
     print(f"per level, {n} positions each (all / judged by counting or the ruleset):")
     print("level  decided chance  " + "  ".join(f"{x:>15}" for x in names))
+    looks = []
     for level in range(1, 6):
         ps = positions(level, n)
         dec = [p for p in ps if decided(p)]
@@ -160,6 +170,15 @@ def main(n: int = 225, seeds: int = 8) -> None:
         print(
             f"{level:>5}  {len(dec) / n:7.2f} {chance(dec):6.2f}  "
             + "  ".join(f"{a[x]:6.2f} / {b[x]:5.2f}" for x in names)
+        )
+        nothing = sum(not p.answer["claims"] for p in ps) / n
+        others = [p for p in ps if by_others(p)]
+        looks.append((level, nothing, len(others), scores(others)))
+    print("nothing to claim, and the look-alikes of a split prial or a table mournival by others:")
+    for level, nothing, k, got in looks:
+        print(
+            f"{level:>5}  nothing {nothing:.2f}; by others {k}: "
+            + ", ".join(f"{x} {got[x]:.2f}" for x in ("cue", "cue+own", "cue+own+dealer", "engine"))
         )
     print(f"storm (3 minutes, 2 s an answer), {seeds} seeds: mean accuracy, highest level")
     for name in ("pass", "cue", "cue+own", "cue+own+dealer", "engine"):

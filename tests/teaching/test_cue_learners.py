@@ -17,7 +17,12 @@ the default run asks one bag, 12 positions at level 4.
 (Before issue 42, per level over 225: cues + own + dealer 0.78, 0.78, 0.76, 0.72, 0.71, and in a
 storm up to 0.83, reaching difficulty 5; half at the top levels was not judged by counting.
 With pairs laid down before a capture too: 0.74, 0.73, 0.70, 0.67, 0.69, on the judged
-positions 0.52, 0.52, 0.48, 0.52, 0.55 of chance 0.50, 0.50, 0.52, 0.55, 0.59.)
+positions 0.52, 0.52, 0.48, 0.52, 0.55 of chance 0.50, 0.50, 0.52, 0.55, 0.59.  The look of a
+split prial or a table mournival made by another player (before play has begun, or as play
+ended), which every cue learner claims wrongly, and half the split prials shown after the next
+action: the surface cues 0.60, 0.59, 0.56, 0.55, 0.55 before, 0.47, 0.46, 0.54, 0.46, 0.46
+after; cues + own + dealer 0.74, 0.73, 0.70, 0.67, 0.69 before, 0.55, 0.55, 0.62, 0.55, 0.54
+after, and in a storm 0.72 before, 0.55 after.)
 """
 
 from __future__ import annotations
@@ -25,7 +30,11 @@ from __future__ import annotations
 import pytest
 from spot_learners import LEARNERS, chance, decided, positions, scores, storm
 
+from tutor.puzzles.kinds.spot_oversight import BY_OTHERS
 from tutor.teaching.drills.oversights import STORM_RUN, STREAK_RUN, Run
+
+#: The look-alikes of a split prial or a table mournival made by another player.
+BY_OTHERS_THEMES = {t for ts in BY_OTHERS.values() for t in ts}
 
 
 def check(level: int, ps: list) -> None:
@@ -44,6 +53,12 @@ def check(level: int, ps: list) -> None:
     assert share >= (0.5 if level >= 4 else 1 / 3), figures
     for name in ("cue", "cue+own", "cue+own+dealer"):
         assert on_judged[name] <= chance(judged) + 0.10, figures
+    # the look of a split prial or a table mournival made by another player: no rule of whose
+    # action it was, or who dealt, tells it; every cue learner claims, wrongly
+    others = [p for p in ps if p.data.get("theme") in BY_OTHERS_THEMES]
+    on_others = scores(others)
+    for name in ("cue", "cue+own", "cue+own+dealer"):
+        assert on_others[name] == 0.0, (name, [p.id for p in others])
 
 
 def test_cue_learners_score_no_better_than_chance_allows():
@@ -76,6 +91,11 @@ def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
         judged = [(p, ok) for r in runs[name] for p, ok in r[2] if decided(p)]
         right = sum(ok for _, ok in judged) / len(judged)
         assert right <= chance([p for p, _ in judged]) + 0.10, (name, right, len(judged))
+    for name in ("cue", "cue+own", "cue+own+dealer"):  # the look-alikes by other players
+        others = [
+            ok for r in runs[name] for p, ok in r[2] if p.data.get("theme") in BY_OTHERS_THEMES
+        ]
+        assert others and not any(others), (name, others)
 
 
 def test_a_run_rises_only_with_a_right_claim_and_a_right_pass():

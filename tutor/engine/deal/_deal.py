@@ -168,19 +168,24 @@ class LaidDown(NamedTuple):
     claimable: bool
     why: str
 
-    def why_closed(self, player: int) -> Reason:
+    def why_closed(self, player: int, ended: bool = False) -> Reason:
         """Why these cards, laid down by ``player`` (a seat), are not open to a claim now, the
         lie-down's finding said for a reader (a :class:`~tutor.engine.reasons.Reason`, its
         ``code`` this finding's :attr:`why`, or ``lapsed`` where the lie-down did make an
         oversight of them: RULES.md 4, a claim "stays claimable while" as many of them lie on
-        the table as it takes; 3.6 detail 3 for ``no_declaration``).  Asked where they are not
+        the table as it takes, and ``ended``, play has ended: every mistake unclaimed then
+        lapses, RULES.md 3.4; 3.6 detail 3 for ``no_declaration``).  Asked where they are not
         open (:meth:`Deal.laid_down_still_open`, :meth:`Deal.open_oversights`)."""
         what = _SET_NAMES[self.held]
         p = Seat(player)
         if self.claimable:
             return Reason(
-                "{p} laid them down as {what} by mistake ({kind}), but the claim has lapsed: "
-                "fewer of them are left on the table than it takes",
+                "{p} laid them down as {what} by mistake ({kind}), but "
+                + (
+                    LAPSED_AT_END
+                    if ended
+                    else "the claim has lapsed: fewer of them are left on the table than it takes"
+                ),
                 code="lapsed",
                 p=p,
                 what=what,
@@ -215,6 +220,10 @@ class LaidDown(NamedTuple):
             kind=spec("oversights").words[self.kind],
         )
 
+
+#: Why a mistake is no longer open once play has ended (RULES.md 3.4; lesson 8: the engine's
+#: rule, the sources being silent).
+LAPSED_AT_END = "play has ended, and every mistake still unclaimed then lapses"
 
 #: A set by its size (RULES.md 2), as a reason names it.
 _SET_NAMES = {2: "a pair", 3: "a prial", 4: "a mournival"}
@@ -1350,14 +1359,27 @@ class Deal:
     def table_mournival_closed(self) -> Reason:
         """Why a table mournival dealt to the table is not open to a claim now, said for a
         reader (a :class:`~tutor.engine.reasons.Reason`): code ``not_listed`` where the ruleset
-        does not list the dealer leaving it as an oversight (RULES.md 4, 3.6 ``oversights``),
-        else ``closed`` (taken, or play has moved on)."""
+        does not list the dealer leaving it as an oversight (RULES.md 4, 3.6 ``oversights``);
+        ``not_begun`` before play (the dealer may still take them, RULES.md 3.3: "the start of
+        play" as the dealer's limit is our reading); ``lapsed`` once play has ended (RULES.md
+        3.4); else ``closed`` (taken, or play has moved on)."""
         if not self.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
             return Reason(
                 "dealt to the table; under this ruleset a table mournival the dealer leaves "
                 "is not a mistake anyone may claim",
                 code="not_listed",
                 rule="oversights",
+            )
+        if not self.started:
+            return Reason(
+                "dealt to the table; play has not begun, and the dealer may still take them, "
+                "so nothing is overlooked yet",
+                code="not_begun",
+            )
+        if self.phase != PLAY:
+            return Reason(
+                "dealt to the table and left there by the dealer; " + LAPSED_AT_END,
+                code="lapsed",
             )
         return Reason("dealt to the table, but no claim is open on them now", code="closed")
 

@@ -50,6 +50,7 @@ from tutor.engine.deal import (
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import replay, to_record
+from tutor.engine.rule_bots import RandomSource
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -81,6 +82,9 @@ _DECOY_THEMES = (
     "capture_from_pair",
     "prial_declared",
     "dead_pair_declared",
+    "mournival_before_play",
+    "split_at_play_end",
+    "mournival_at_play_end",
     *OWN.values(),
     "plain",
 )
@@ -95,13 +99,40 @@ DECOY_LOOKS_LIKE = {
     "mournival_taken": "overlooked_table_mournival",
     "prial_declared": "laid_down_prial",
     "dead_pair_declared": "laid_down_dead_pair",
+    "mournival_before_play": "overlooked_table_mournival",
+    "split_at_play_end": "split_prial",
+    "mournival_at_play_end": "overlooked_table_mournival",
     "plain": "",
     **{own: k for k, own in OWN.items()},
 }
+#: The decoys with the very look of a split prial or an overlooked table mournival made by
+#: another player (issue 42), each where the rules make it no mistake, or none open now:
+#:
+#: - ``mournival_before_play``: four of a rank dealt to the table and another player's
+#:   declaration before play; play has not begun, so the dealer may still take them (RULES.md
+#:   3.3: only a mournival left when play begins is overlooked);
+#: - ``split_at_play_end``: another player took one of a table prial with their last card, so
+#:   that play ended with it (RULES.md 3.4: every oversight unclaimed then lapses), and the last
+#:   player in plays on alone (``last_in_plays_on``: the table stays);
+#: - ``mournival_at_play_end``: a table mournival the dealer left, unclaimed when another
+#:   player's action ended play (the same rule).
+BY_OTHERS: dict[str, tuple[str, ...]] = {
+    OversightKind.SPLIT_PRIAL: ("split_at_play_end",),
+    OversightKind.OVERLOOKED_TABLE_MOURNIVAL: ("mournival_before_play", "mournival_at_play_end"),
+}
 #: The decoys that carry a claimable kind's surface cue (four of a rank on the table; a
 #: one-for-one capture leaving two of the rank; a lie-down holding two or more of a rank): the
-#: learner's own mistake of every kind, and a lie-down of cards no claim may take.
-CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial", "lay_down_mournival"})
+#: learner's own mistake of every kind, a lie-down of cards no claim may take, and the look of a
+#: split prial or a table mournival by another player (:data:`BY_OTHERS`).
+CUED_DECOYS = frozenset(
+    {
+        *OWN.values(),
+        "lay_down_pair",
+        "lay_down_prial",
+        "lay_down_mournival",
+        *(t for ts in BY_OTHERS.values() for t in ts),
+    }
+)
 #: The theme of a position that counting, or the ruleset, decides (:func:`~tutor.puzzles.kinds.
 #: spot_story.decided_by`: the engine gives the other answer had the count gone the other way,
 #: or under another reading of the rules); ``data["decided_by"]`` says which (issue 42).
@@ -113,7 +144,13 @@ JUDGED = {COUNTING: "judged-by-counting", RULESET: "judged-by-ruleset"}
 #: often than a live one: every dead pair found later is taken, and a live one a tenth of the
 #: time, so that both come about as often (a learner who looks at the last action alone is
 #: right on about half of them).
-LATER_SHARE = {"claim": 1.0, "decoy": 0.1}
+#:
+#: ``split``: the share of split prials shown after the next action (a capture or a lie-down of
+#: another rank), the prial's rank unseen by the computer players so that the split stays open
+#: that long: the last action looks like nothing, and a learner who reads it alone misses the
+#: claim (issue 42: with every split prial shown just after the capture, the board's look alone
+#: was right 0.60 of the time at some levels).
+LATER_SHARE = {"claim": 1.0, "decoy": 0.1, "split": 0.5}
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset(
     {
@@ -179,6 +216,14 @@ class SpotOversight(PuzzleKind):
             themes.append("lay_down_prial")
         if not game.claimable(OversightKind.LAID_DOWN_MOURNIVAL):
             themes.append("lay_down_mournival")
+        mournival = game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL)
+        if mournival and game.declarations_are_free and game.declares(Declaration.PRIAL):
+            themes.append("mournival_before_play")
+        if rs.last_in_plays_on:  # the table stays when play ends: what lapsed is still seen
+            if game.split_prial_claimable:
+                themes.append("split_at_play_end")
+            if mournival:
+                themes.append("mournival_at_play_end")
         themes += [OWN[k] for k in self.reachable(rs)]
         return sorted(themes, key=_DECOY_THEMES.index)
 
@@ -291,12 +336,16 @@ class SpotOversight(PuzzleKind):
         later: Callable[[Deal, Action, list[Oversight], list[Oversight]], _Hit | None]
         | None = None,
         later_found: list[_Found[_Hit]] | None = None,
+        blind: bool = False,
     ) -> list[_Found[_Hit]]:
         """Play a deal arranged for ``what`` and collect ``(deal, action, hit)`` for each action
         of ``kinds`` after which ``want(deal, action, open oversights)`` gives a hit, nothing
         having been open before it; with ``later``, each action of ``kinds`` after which
-        ``later(deal, action, open before, open now)`` gives a hit goes to ``later_found``."""
+        ``later(deal, action, open before, open now)`` gives a hit goes to ``later_found``.
+        ``blind``: no player claims the cards of the arranged rank (:class:`_Blind`)."""
         pack, dealer, bots, rank, seat = self._arranged(ctx, what)
+        if blind:
+            bots = [_Blind(b, rank) for b in bots]
         deal = Deal(ctx.rs, ctx.players, dealer, pack)
         if not self._check_arrangement(deal, what, rank, seat):
             return []
@@ -335,8 +384,14 @@ class SpotOversight(PuzzleKind):
             OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival",
         }
         what = arranged.get(variant, "natural")
-        # half the split prials come from natural play, for variety
-        if what == "table_prial" and ctx.rng.random() < 0.5:
+        # some split prials shown after the next action: nobody claims them at once
+        split_later = (
+            variant == OversightKind.SPLIT_PRIAL
+            and not own
+            and ctx.rng.random() < LATER_SHARE["split"]
+        )
+        # half the others come from natural play, for variety
+        if what == "table_prial" and not split_later and ctx.rng.random() < 0.5:
             what = "natural"
 
         def want(d: Deal, a: Action, open_: list[Oversight]) -> Oversight | None:
@@ -347,9 +402,10 @@ class SpotOversight(PuzzleKind):
         def later(
             d: Deal, a: Action, before: list[Oversight], open_: list[Oversight]
         ) -> Oversight | None:
-            # the dead pair laid down at most two actions ago, still open after a capture
+            # the dead pair laid down at most two actions ago, still open after a capture; the
+            # split prial, after the next capture or lie-down
             if (
-                a.kind == "capture"
+                (a.kind == "capture" or split_later)
                 and len(before) == len(open_) == 1
                 and before[0].index == open_[0].index >= len(d.history) - 3
                 and open_[0].kind == variant
@@ -358,10 +414,16 @@ class SpotOversight(PuzzleKind):
             return None
 
         later_found: list[_Found[Oversight]] | None = (
-            [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and not own else None
+            []
+            if (variant == OversightKind.LAID_DOWN_DEAD_PAIR and not own) or split_later
+            else None
         )
-        found = self._play_collect(ctx, what, want, later=later, later_found=later_found)
-        if later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
+        found = self._play_collect(
+            ctx, what, want, later=later, later_found=later_found, blind=split_later
+        )
+        if split_later:
+            found = later_found or []
+        elif later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
             found = later_found
         if not found:
             return None
@@ -414,9 +476,10 @@ class SpotOversight(PuzzleKind):
         tags: set[str] = set()
         features = {variant: 1.0, "table_cards": len(deal.table_cards())}
         if variant == OversightKind.SPLIT_PRIAL:
-            facts["taken"] = pretty_cards(action.table)
-            facts["played"] = pretty_cards(action.cards)
-            facts["before"] = pretty_cards(sorted(on_table + list(action.table)))
+            split = deal.history[ov.index]  # the capture that split it: the last, or before
+            facts["taken"] = pretty_cards(split.table)
+            facts["played"] = pretty_cards(split.cards)
+            facts["before"] = pretty_cards(sorted(on_table + list(split.table)))
         elif variant == OversightKind.OVERLOOKED_TABLE_MOURNIVAL:
             facts["dealer"] = player_name(deal.dealer, seat)
         elif variant == OversightKind.LAID_DOWN_DEAD_PAIR:
@@ -562,6 +625,8 @@ class SpotOversight(PuzzleKind):
 
     def _build_decoy(self, ctx: Ctx) -> Candidate | None:
         theme = ctx.plan["theme"]
+        if theme in _BY_OTHERS_THEMES:
+            return self._build_by_others(ctx, theme)
         what = {
             "lay_down_prial": "hand_prial",
             "lay_down_mournival": "hand_mournival",
@@ -673,6 +738,104 @@ class SpotOversight(PuzzleKind):
         self._tell_story(cand, skip={rank} if theme.startswith("lay_down") else set())
         if history:  # the lie-down the verdict rests on is shown with the position
             cand.data["history"] = sorted({*cand.data["history"], *history})
+        return cand
+
+    def _build_by_others(self, ctx: Ctx, theme: str) -> Candidate | None:
+        """A decoy of :data:`BY_OTHERS`: the look of a split prial or a table mournival made by
+        another player, where nothing is open (play has not begun, or has just ended).  The
+        pack is arranged (a table mournival, with a prial in another hand to declare before
+        play; or a table prial, the fourth card with a player who holds it back to their last
+        card and then takes one of the three) and the deal played by computer players; the
+        position is the one right after the declaration before play, or after the action that
+        ended play, and the seat is neither the one who acted nor the dealer."""
+        rng, n = ctx.rng, ctx.players
+        if theme == "split_at_play_end":
+            pack, dealer, bots, rank, holder = self._arranged(ctx, "table_prial")
+            assert holder is not None  # the table_prial arrangement gives the fourth card's seat
+            bots[holder] = _HoldsBack(make_bot(rng.choice(("willughby", "counter")), 0.2), rank)
+        else:
+            pack, dealer, bots, rank, _ = self._arranged(ctx, "table_mournival")
+            if theme == "mournival_before_play":  # a prial in another hand, declared at once
+                order = deal_order(n, dealer, ctx.pc.hand)
+                declarer = rng.choice([q for q in range(n) if q != dealer])
+                other = rng.choice([r for r in range(13) if r != rank])
+                held = [make_card(other, s) for s in range(4)]
+                rng.shuffle(held)
+                _place(pack, rng.sample(_positions(order, declarer), 3), held[:3])
+                bots[declarer] = make_bot(rng.choice(("willughby", "counter")))
+            else:  # nobody sees the mournival all deal
+                bots = [_Blind(b, rank) for b in bots]
+        deal = Deal(ctx.rs, n, dealer, pack)
+        arranged = "table_prial" if theme == "split_at_play_end" else "table_mournival"
+        if not self._check_arrangement(deal, arranged, rank, None):
+            return None
+        found: list[tuple[Deal, Action]] = []
+        state = {"phase": deal.phase}
+
+        def observer(d: Deal, a: Action) -> None:
+            ended = state["phase"] == "play" and d.phase == "play_on"
+            state["phase"] = d.phase
+            if theme == "mournival_before_play":
+                hit = (
+                    not d.started
+                    and a.kind.startswith("declare")
+                    and sets_of(d.table_cards()).get(rank) is CardSet.MOURNIVAL
+                )
+            elif theme == "split_at_play_end":
+                hit = (
+                    ended
+                    and a.kind == "capture"
+                    and len(a.cards) == len(a.table) == 1
+                    and rank_of(a.cards[0]) == rank
+                    and sets_of(d.table_cards()).get(rank) is CardSet.PAIR
+                )
+            else:
+                hit = ended and sets_of(d.table_cards()).get(rank) is CardSet.MOURNIVAL
+            if hit:
+                found.append((d.clone(), a))
+
+        play_out(deal, bots, rng, observer)
+        if not found:
+            return None
+        deal, action = found[0]
+        seats = [q for q in range(n) if q not in (action.player, deal.dealer)]
+        seat = rng.choice(seats)
+        if claim_groups(deal, seat) or deal.open_oversights():
+            return None
+        facts = self._facts(ctx, deal, seat, action)
+        on_table = [c for c in deal.table_cards() if rank_of(c) == rank]
+        facts.update(
+            {
+                "rank": RANK_NAMES[rank],
+                "ranks": RANK_PLURALS[rank],
+                "cards": pretty_cards(on_table),
+                "dealer": player_name(deal.dealer, seat),
+            }
+        )
+        if deal.phase == "play_on":
+            assert deal.to_move is not None  # the last player in plays on
+            facts["last"] = player_name(deal.to_move, seat)
+        if theme == "split_at_play_end":
+            facts["taken"] = pretty_cards(action.table)
+            facts["played"] = pretty_cards(action.cards)
+            facts["before"] = pretty_cards(sorted(on_table + list(action.table)))
+        if theme == "mournival_before_play":
+            facts["declared"] = pretty_cards(action.cards)
+        features = {"decoy": 1.0, f"decoy_{theme}": 1.0, "table_cards": len(deal.table_cards())}
+        cand = Candidate(
+            deal=deal,
+            seat=seat,
+            variant="decoy",
+            answer=self.solve(deal, seat, {}, ctx.rs, n),
+            accepted=["nothing", "none", "no"],
+            facts=facts,
+            features=features,
+            themes=["oversight", "decoy", theme.replace("_", "-")],
+            theme="decoy",
+            data={"theme": theme},
+            explain_key=f"decoy_{theme}",
+        )
+        self._tell_story(cand, skip={rank})
         return cand
 
     @staticmethod
@@ -835,6 +998,71 @@ class SpotOversight(PuzzleKind):
             return "nothing"
         table = p.position.table_cards()
         return f"claim {RANK_PLURALS[rank_of(table[0])]}" if table else None
+
+
+#: The decoy themes of :data:`BY_OTHERS`, built by :meth:`SpotOversight._build_by_others`.
+_BY_OTHERS_THEMES = frozenset(t for ts in BY_OTHERS.values() for t in ts)
+
+
+class _HoldsBack(Bot):
+    """A computer player (``inner``) who holds back the card of ``rank`` that would take a
+    table prial: they capture other ranks while they can, and when that card is the only one
+    that captures, take one of the three with it (a split prial) rather than all three.  Legal
+    play, and a poor one (Willughby's advice is to take all three); it lets a deal reach a
+    split prial made with a player's last card (:data:`BY_OTHERS`)."""
+
+    def __init__(self, inner: Bot, rank: int):
+        self.inner = inner
+        self.rank = rank
+        self.name = inner.name
+        self.reaction_range = inner.reaction_range
+
+    def start(self, deal: Deal) -> None:
+        self.inner.start(deal)
+
+    def reaction(self, rng: RandomSource) -> float:
+        return self.inner.reaction(rng)
+
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
+        return self.inner.free_action(deal, seat, rng)
+
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+        others = [a for a in legal if not (a.kind == "capture" and a.rank == self.rank)]
+        if others:
+            return self.inner.choose(deal, others, rng)
+        ones = [a for a in legal if len(a.cards) == len(a.table) == 1]
+        return ones[0] if ones else self.inner.choose(deal, legal, rng)
+
+
+class _Blind(Bot):
+    """A computer player (``inner``) who never sees the cards of ``rank`` as anything to take
+    or claim: no claim of them, and (as dealer) no taking of a table mournival of them.  Every
+    player of a deal so (:data:`BY_OTHERS`) leaves a table mournival on the table to the end."""
+
+    def __init__(self, inner: Bot, rank: int):
+        self.inner = inner
+        self.rank = rank
+        self.name = inner.name
+        self.reaction_range = inner.reaction_range
+
+    def start(self, deal: Deal) -> None:
+        self.inner.start(deal)
+
+    def reaction(self, rng: RandomSource) -> float:
+        return self.inner.reaction(rng)
+
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+        return self.inner.choose(deal, legal, rng)
+
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
+        a = self.inner.free_action(deal, seat, rng)
+        if (
+            a is not None
+            and a.kind in ("claim", "take_table_mournival")
+            and rank_of(a.cards[0]) == self.rank
+        ):
+            return None
+        return a
 
 
 def _recent_pair(deal: Deal) -> tuple[int, int] | None:

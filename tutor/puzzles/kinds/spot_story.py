@@ -58,6 +58,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
     laid_facts = _lie_down_facts(deal, record)
     names = seat_names(deal.players)
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
+    ended = deal.phase != "play"
     open_by_rank: dict[int, list[Oversight]] = {}
     for o in deal.open_oversights():
         open_by_rank.setdefault(o.rank, []).append(o)
@@ -85,7 +86,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         elif laid:
             i, a = laid[-1]
             found = next(f for f in laid_facts[i] if f.rank == r)
-            why = found.why_closed(a.player).words(seat, names)
+            why = found.why_closed(a.player, ended).words(seat, names)
         else:
             history += [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
             why = deal.table_mournival_closed().words(seat, names)

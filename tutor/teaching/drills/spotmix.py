@@ -11,23 +11,30 @@ stream tells what comes:
   dead pair to claim, a live one to leave), shown just after it or after a capture that left
   the pair on the table (the last action looks like nothing; the count decides: about one in
   eight of each, :data:`~tutor.puzzles.kinds.spot_oversight.LATER_SHARE`), or holding a
-  prial or a mournival that the position's ruleset lets others claim, or not.  About half have something to claim.  Whether a position
+  prial or a mournival that the position's ruleset lets others claim, or not.  Whether a position
   is one of these is the engine's word, not the slot's (:func:`~tutor.puzzles.kinds.spot_story.
   decided_by`: the same lie-down counted otherwise, or the same deal under another ruleset's
   reading, gives the other answer); a slot whose puzzle the engine does not find so is drawn
   again (:data:`TRIES`).
-- **spotting** claims: the other oversight kinds (a split prial, a table mournival the dealer
-  left), each asked least so far, never a fourth of one kind in a row (:data:`MAX_RUN`);
-- **the learner's own mistake** of a kind (two of twelve): its very look, not the learner's to
-  claim.
+- **spotting** claims: the other oversight kinds (a split prial, half of them shown after the
+  next action, :data:`~tutor.puzzles.kinds.spot_oversight.LATER_SHARE`; a table mournival the
+  dealer left), each asked least so far, never a fourth of one kind in a row (:data:`MAX_RUN`);
+- **look-alikes** (two of twelve): the very look of an oversight kind that is no mistake open
+  to the learner, each asked least so far: the learner's own mistake (not theirs to claim), or
+  the look of a split prial or a table mournival made by another player where nothing is open
+  (:data:`~tutor.puzzles.kinds.spot_oversight.BY_OTHERS`: four of a rank on the table before
+  play has begun; a prial split, or a table mournival left, when play ended), as the ruleset
+  makes them.
 
 Five of every twelve have nothing to claim, at every level: a learner who always passes is
 right at most 5 times in 12, and one who claims on the board's look (four of a rank on the
 table, a one-for-one capture leaving two, a lie-down holding two or more of a rank) is wrong on
-every position with nothing to claim and on none other, at most 7 in 12; who also never claims
-their own action nor a table mournival they dealt is still wrong on the lie-downs that counting
-or the ruleset decides, at most 3 in 4.  (With a third of the positions empty, as the README
-once said, the board's look alone would be right two times in three.)
+every position with nothing to claim and on the claims made before the last action (a dead pair
+or a split prial), at most 7 in 12 (issue 42: with every split prial shown just after the
+capture, the board's look came to 0.60 at some levels); who also never claims their own action
+nor a table mournival they dealt is still wrong on the lie-downs that counting or the ruleset
+decides and on the look-alikes made by other players.  (With a third of the positions empty, as the README once
+said, the board's look alone would be right two times in three.)
 
 The position's difficulty is the level's: the nearest a puzzle of that kind and ruleset has
 (:func:`tutor.puzzles.generate` searches the seeds).  Every choice is drawn from the drill's
@@ -42,7 +49,7 @@ from typing import NamedTuple
 
 from tutor.engine.sources import default_library
 from tutor.puzzles import GenerationError, applicable_rulesets, generate
-from tutor.puzzles.kinds.spot_oversight import DECOY_LOOKS_LIKE, OWN, SpotOversight
+from tutor.puzzles.kinds.spot_oversight import BY_OTHERS, DECOY_LOOKS_LIKE, OWN, SpotOversight
 
 __all__ = ["BAGS", "Bag", "COUNTED_CLAIMS", "COUNTED_DECOYS", "MAX_RUN", "Slot", "SpotMix", "TRIES"]
 
@@ -52,12 +59,14 @@ KIND = "spot-oversight"
 class Bag(NamedTuple):
     """What a bag of positions holds: ``judged_claims`` and ``judged_nothing`` (positions that
     counting or the ruleset decides, with and without something to claim), ``claims`` (the
-    other oversight kinds) and ``own`` (the learner's own mistake: nothing to claim)."""
+    other oversight kinds) and ``lookalikes`` (the very look of an oversight that is none:
+    the learner's own mistake, or a split prial or table mournival of another player's
+    when play has not begun or has just ended; nothing to claim)."""
 
     judged_claims: int
     judged_nothing: int
     claims: int
-    own: int
+    lookalikes: int
 
     @property
     def size(self) -> int:
@@ -66,7 +75,7 @@ class Bag(NamedTuple):
     @property
     def nothing(self) -> int:
         """The positions with nothing to claim."""
-        return self.judged_nothing + self.own
+        return self.judged_nothing + self.lookalikes
 
     @property
     def judged(self) -> int:
@@ -147,7 +156,7 @@ class SpotMix:
                 ["judged_claim"] * b.judged_claims
                 + ["judged_nothing"] * b.judged_nothing
                 + ["claim"] * b.claims
-                + ["own"] * b.own
+                + ["lookalike"] * b.lookalikes
             )
             self.rng.shuffle(self._bag)
             self._bag_level = level
@@ -156,7 +165,7 @@ class SpotMix:
         if what == "judged_claim" and not options:
             what, options = "claim", self._options("claim")
         if what == "judged_nothing" and not options:
-            what, options = "own", self._options("own")
+            what, options = "lookalike", self._options("lookalike")
         if what.endswith("claim") and self._runs_on(options):
             # a fourth of one kind in a row: a slot of another sort first, if the bag has one
             other = next((i for i, w in enumerate(self._bag) if not w.endswith("claim")), None)
@@ -168,7 +177,7 @@ class SpotMix:
         rid = self.rng.choice(sorted({r for r, t in options if t == theme}))
         rs = lib.rulesets[rid]
         players = self.players if self.players is not None else self.rng.choice(rs.player_counts)
-        variant = "decoy" if what in ("judged_nothing", "own") else theme
+        variant = "decoy" if what in ("judged_nothing", "lookalike") else theme
         self._asked[theme.replace("_", "-")] += 1
         self._recent.append(variant)
         return Slot(rid, players, variant, theme.replace("_", "-"), what.startswith("judged"))
@@ -180,8 +189,8 @@ class SpotMix:
 
     def _options(self, what: str) -> list[tuple[str, str]]:
         """(ruleset id, theme) for every ruleset of the drill and theme it has of the sort
-        ``what`` (``judged_claim``, ``judged_nothing``, ``claim``, ``own``: see the module); a
-        ``claim`` or ``own`` slot always has some."""
+        ``what`` (``judged_claim``, ``judged_nothing``, ``claim``, ``lookalike``: see the
+        module); a ``claim`` or ``lookalike`` slot always has some."""
         lib = default_library()
         gen = SpotOversight()
         out: list[tuple[str, str]] = []
@@ -201,8 +210,11 @@ class SpotMix:
                     or spotted
                     or kinds
                 )
-            else:
-                themes = [OWN[k] for k in kinds]
+            else:  # the look of each kind: the learner's own mistake, or another's no mistake
+                decoys = gen.decoy_themes(ruleset)
+                themes = [OWN[k] for k in kinds] + [
+                    t for k in kinds for t in BY_OTHERS.get(k, ()) if t in decoys
+                ]
             out += [(rid, t) for t in themes]
         return out
 
