@@ -27,6 +27,7 @@ from tutor.engine._cardtext import pretty_cards
 __all__ = [
     "CLAIM_AT_ANY_TIME",
     "FALSE_CLAIM",
+    "NO_CAPTURE_NAMED",
     "Cards",
     "Reason",
     "Seat",
@@ -195,6 +196,12 @@ def _render(
 #: The one wording of the claim's moment (RULES.md 4: an oversight is claimed at any moment,
 #: not in turn), said to a player waiting for a turn.
 CLAIM_AT_ANY_TIME = "You may claim an oversight at any time"
+
+
+#: The one wording of a rank named that is none of a seat's captures now (RULES.md 3.4: a
+#: capture takes table cards of the rank of a hand card), said to that seat; one such rank is
+#: :meth:`~tutor.engine.deal.Deal.why_no_capture`.
+NO_CAPTURE_NAMED = "a rank you cannot capture now"
 
 
 #: The one wording of a false claim (a claim that names nothing claimable: RULES.md 4), said the
