@@ -79,7 +79,8 @@ class Reason(str):
     ``not_on_table``; a refused lie-down's ``must_capture``, ``must_declare``,
     ``captured_this_turn``, ``whole_hand``; ``no_capture_yet`` and ``one_capture_a_turn`` of an
     end of turn; a declaration's ``declaration_is_a_turn``, ``declaration_after_capture``,
-    ``no_such_declaration``, ``declared_cards``, ``live_pair``; ``rule`` the
+    ``no_such_declaration``, ``declared_cards``, ``live_pair``; the verdicts ``no_capture``
+    (a rank no capture now), ``declarable`` (a dead pair) and ``claimable``; ``rule`` the
     ruleset parameter it rests on, where one does (``captures``); ``choices`` the legal actions
     an ambiguous input could mean, written after the sentence (``sep`` between) unless the
     screen lists them itself.  A reason of no fields (``Reason(text)``) is the text as it is.
