@@ -31,9 +31,13 @@ And every rule in the engine (issue 43):
   carry their parts (``.index``, ``.problem``, ``.detail``, ``.reason`` with its ``.code``), an
   action its :attr:`~tutor.engine.deal.Action.declared`;
 - no sentence of the rules is written outside the engine ("you may not claim it; the others
-  may", "it is not dead: ...", "so it is no mistake": :data:`_RULE_PHRASES`): the engine words
+  may", "it is not dead: ...", "so it is no mistake", "you cannot capture sevens now", "a
+  declaration takes your turn", "open to your claim": :data:`_RULE_PHRASES`): the engine words
   it (:meth:`~tutor.engine.deal.Deal.why_not_claimant`, :meth:`~tutor.engine.deal.Deal.
-  dead_pair_reason`, :meth:`~tutor.engine.deal.LaidDown.why_closed`, ...) and a screen says
+  dead_pair_reason`, :meth:`~tutor.engine.deal.LaidDown.why_closed`, :meth:`~tutor.engine.
+  deal.Deal.why_no_capture`, :meth:`~tutor.engine.deal.Deal.dead_pair_declarable`,
+  :meth:`~tutor.engine.deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.
+  declaration_timing`, :attr:`~tutor.engine.game.Game.capture_limit`, ...) and a screen says
   its Reason;
 - no ruleset parameter whose value is a structure is tested for presence (``rs.lie_down_pays
   is not None``, ``bool(rs.match_format)``, ``not rs.oversights``): the Game says the rule
@@ -562,6 +566,12 @@ _RULE_PHRASES = (
     "still be captured",
     "nobody can capture",
     "claim has lapsed",
+    "cannot capture ",
+    "only one capture",
+    "dead pair you may declare",
+    "declaration takes your turn",
+    "declaration is a free action",
+    "open to your claim",
 )
 
 
@@ -788,6 +798,13 @@ def one(deal, rs, seat, mine, found, who, ranks):
     lapsed = f"{who} laid them down by mistake, but the claim has lapsed"
     live = f"it is not dead: the other two {ranks} are not both among the won cards"
     moment = f"It is {who}'s turn. You may claim an oversight at any time."
+    no = f"you cannot capture {RANK_PLURALS[x]} now"
+    nudge = "you named a rank you cannot capture now"
+    many = "and you can make only one capture this turn: take one of them now"
+    dead = f"the {RANK_PLURALS[x]} are a dead pair you may declare"
+    turn = "Not yet: under this ruleset a declaration takes your turn, and it is not yours."
+    free = "Not yet: under this ruleset a declaration is a free action: it need not wait."
+    why = "open to your claim"
     pays = rs.lie_down_pays is not None
     sheet = bool(rs.match_format) and not rs.oversights
     if rs.match_format:
@@ -798,6 +815,13 @@ def two(deal, rs, seat, o, names, who):
     """A pair is dead when its other two are won: a rule said in a docstring, as here."""
     why = deal.why_not_claimant(o, seat).words(seat, names)
     moment = f"It is {who}'s turn. {deal.game.at_any_time}."
+    no = deal.why_no_capture(seat, x).words(seat)
+    nudge = f"you named {NO_CAPTURE_NAMED}"
+    many = f"and {deal.game.capture_limit}: take one of them now"
+    dead = deal.dead_pair_declarable(seat, x).words(seat)
+    turn = f"Not yet: {deal.game.declaration_timing}, and it is not your turn."
+    why = deal.claim_open(seat, r).words(seat, names)
+    hold = "A hold is a free action (a claim, a declaration) left while the turn went on"
     pays = rs.game().lying_down_pays
     sheet = rs.game().has_match_format and not rs.game().lists_oversights
     line = "No mistakes: every claim made" if pays else "a pair you named is not dead"
@@ -808,9 +832,9 @@ def two(deal, rs, seat, o, names, who):
 
 def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engine_s_way():
     found = rule_sentences(SENTENCE_BREACHES)
-    assert [ln for ln, _ in found] == [3, 4, 5, 6], found
+    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], found
     found = parameter_presence(SENTENCE_BREACHES)
-    assert sorted(ln for ln, _ in found) == [7, 8, 8, 9], found
+    assert sorted(ln for ln, _ in found) == [14, 15, 15, 16], found
     assert rule_sentences(SENTENCE_FINE) == []
     assert parameter_presence(SENTENCE_FINE) == []
 

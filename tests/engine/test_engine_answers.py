@@ -553,3 +553,42 @@ def test_laid_down_still_open_says_whether_a_lie_down_s_claim_would_be_open_now(
     d.apply(act(1, "lie_down", "3c 3d"))
     d.apply(act(2, "capture", "9d", "9c"))
     assert not d.open_oversights() and d.laid_down_still_open(0, three)
+
+
+def test_the_capture_dead_pair_and_claim_verdicts_are_the_engine_s_words(rulesets):
+    """The rule sentences the puzzles say (issue 43): a rank that is no capture now, a dead pair
+    that may be declared, cards open to a claim, when a declaration may be made, how many
+    captures a turn holds; each in the reader's words."""
+    d = position(
+        rulesets["parlett"],
+        3,
+        hands=["2C", "7C 7D 9C", "3C"],
+        table="9D",
+        won=["7H 7S", "", ""],
+        to_move=1,
+    )
+    assert d.why_no_capture(1, 8) is None  # the nines
+    no = d.why_no_capture(1, 6)
+    assert no is not None and no.code == "no_capture"
+    assert no.words(1) == "you cannot capture sevens now"
+    assert no.words(0, seat_names(3)) == "Player 1 cannot capture sevens now"
+    dead = d.dead_pair_declarable(1, 6)
+    assert dead is not None and dead.code == "declarable"
+    assert dead.words(1) == "the sevens are a dead pair you may declare"
+    assert d.dead_pair_declarable(0, 1) is None  # no pair of twos
+    assert d.claim_open(1, 8) is None  # nothing to claim
+    game = rulesets["parlett"].game()
+    assert game.declaration_timing.endswith("is a free action: it need not wait for your turn")
+    assert game.capture_limit == "you can make only one capture this turn"
+    assert rulesets["wolffauer"].game().declaration_timing == (
+        "under this ruleset a declaration takes your turn"
+    )
+
+
+def test_cards_open_to_a_claim_are_said_so_by_the_engine(rulesets):
+    d = split_prial(rulesets)
+    (o,) = d.open_oversights()
+    opened = d.claim_open(1, o.rank)
+    assert opened is not None and opened.code == "claimable"
+    assert opened.words(1) == "open to your claim"
+    assert d.claim_open(0, o.rank) is None  # its own mistake

@@ -4,6 +4,7 @@ case, spaces, suit symbols and 10/T do not matter; a second try before the answe
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -215,6 +216,38 @@ def test_dead_pair_answers():
     for bad in ("maybe", "no zz"):
         with pytest.raises(P.AnswerError):
             live.grade(bad)
+
+
+def test_a_dead_pair_refused_for_another_reason_is_not_called_live(rulesets):
+    """The dead-pair nudge asks the engine's word on each pair named (Deal.dead_pair_reason):
+    a dead pair refused for another reason (here a declaration is a whole turn, and the seat
+    has captured this turn) is not "a pair you named is not dead"."""
+    from types import SimpleNamespace
+
+    from support import position
+
+    from tutor.engine.cards import parse_rank
+    from tutor.engine.values import CapturesPerTurn
+    from tutor.puzzles.kinds.dead_pair import DeadPair
+
+    rs = dataclasses.replace(rulesets["wolffauer"], captures_per_turn=CapturesPerTurn.ANY)
+    d = position(
+        rs, 3, hands=["2C", "7C 7D 9C 5D", "3C"], table="9D 5C", won=["7H 7S", "", ""], to_move=1
+    )
+    d.apply(d.parse_action("9C 9D", 1))
+    assert d.to_move == 1  # still its turn: the fives may be captured too
+    sevens = parse_rank("7")
+    word = d.dead_pair_reason(1, sevens)
+    assert sevens in d.dead_pairs(1) and word.code == "declaration_after_capture"
+    nudge = DeadPair._nudge(SimpleNamespace(seat=1), d, {sevens: word.words(1)}, set())
+    assert "not dead" not in nudge
+    assert nudge == (
+        "Not yet: the sevens may not be declared now (under this ruleset a declaration is a "
+        "whole turn, and you have captured this turn)."
+    )
+    live = position(rs, 3, hands=["2C", "7C 7D 9C", "3C"], table="9D", to_move=1)
+    refused = {sevens: live.dead_pair_reason(1, sevens).words(1)}
+    assert "is not dead" in DeadPair._nudge(SimpleNamespace(seat=1), live, refused, set())
 
 
 def test_count_answers():

@@ -264,6 +264,26 @@ class Game:
         return not self.free
 
     @property
+    def declaration_timing(self) -> str:
+        """When a declaration may be made, in words (RULES.md 3.4, 3.6 ``hand_plays``): "under
+        this ruleset a declaration takes your turn" (``turn``), or "... is a free action: it
+        need not wait for your turn" (``free``)."""
+        if self.free:
+            return (
+                "under this ruleset a declaration is a free action: it need not wait for your turn"
+            )
+        return "under this ruleset a declaration takes your turn"
+
+    @property
+    def capture_limit(self) -> str:
+        """How many captures a turn holds, in words (RULES.md 3.6 ``captures_per_turn``): "you
+        can make only one capture this turn" (``one``), or "you may make several captures this
+        turn, then end it" (``any``)."""
+        if self.any:
+            return "you may make several captures this turn, then end it"
+        return "you can make only one capture this turn"
+
+    @property
     def any_captures_per_turn(self) -> bool:
         """A turn may hold several captures, ended by ``end_turn`` (RULES.md 3.6)."""
         return self.any

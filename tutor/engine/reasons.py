@@ -27,6 +27,7 @@ from tutor.engine._cardtext import pretty_cards
 __all__ = [
     "CLAIM_AT_ANY_TIME",
     "FALSE_CLAIM",
+    "NO_CAPTURE_NAMED",
     "Cards",
     "Reason",
     "Seat",
@@ -78,7 +79,8 @@ class Reason(str):
     ``not_on_table``; a refused lie-down's ``must_capture``, ``must_declare``,
     ``captured_this_turn``, ``whole_hand``; ``no_capture_yet`` and ``one_capture_a_turn`` of an
     end of turn; a declaration's ``declaration_is_a_turn``, ``declaration_after_capture``,
-    ``no_such_declaration``, ``declared_cards``, ``live_pair``; ``rule`` the
+    ``no_such_declaration``, ``declared_cards``, ``live_pair``; the verdicts ``no_capture``
+    (a rank no capture now), ``declarable`` (a dead pair) and ``claimable``; ``rule`` the
     ruleset parameter it rests on, where one does (``captures``); ``choices`` the legal actions
     an ambiguous input could mean, written after the sentence (``sep`` between) unless the
     screen lists them itself.  A reason of no fields (``Reason(text)``) is the text as it is.
@@ -195,6 +197,12 @@ def _render(
 #: The one wording of the claim's moment (RULES.md 4: an oversight is claimed at any moment,
 #: not in turn), said to a player waiting for a turn.
 CLAIM_AT_ANY_TIME = "You may claim an oversight at any time"
+
+
+#: The one wording of a rank named that is none of a seat's captures now (RULES.md 3.4: a
+#: capture takes table cards of the rank of a hand card), said to that seat; one such rank is
+#: :meth:`~tutor.engine.deal.Deal.why_no_capture`.
+NO_CAPTURE_NAMED = "a rank you cannot capture now"
 
 
 #: The one wording of a false claim (a claim that names nothing claimable: RULES.md 4), said the

@@ -1411,6 +1411,31 @@ class Deal:
             holders=Seats(q for q in range(self.n) if self.won_count(rank, q)),
         )
 
+    def dead_pair_declarable(self, seat: int, rank: int) -> Reason | None:
+        """The verdict on ``seat``'s pair of ``rank`` when it may declare it as a dead pair now
+        (a :class:`~tutor.engine.reasons.Reason` of code ``declarable``: "the sevens are a dead
+        pair you may declare"; RULES.md 6, 3.4), else None (why not: :meth:`dead_pair_reason`).
+        """
+        if not any(
+            a.kind == "declare_dead_pair" and a.rank == rank for a in self.legal_actions(seat)
+        ):
+            return None
+        return Reason(
+            "the {ranks} are a dead pair {p:@ may|you may} declare",
+            code="declarable",
+            ranks=RANK_PLURALS[rank],
+            p=Seat(seat),
+        )
+
+    def claim_open(self, seat: int, rank: int) -> Reason | None:
+        """Why the table cards of ``rank`` are open to ``seat``'s claim now (a
+        :class:`~tutor.engine.reasons.Reason` of code ``claimable``: "open to your claim";
+        RULES.md 4), or None when ``seat`` has no claim on them now (why not:
+        :meth:`why_not_claimant`, :meth:`table_mournival_closed`, ...)."""
+        if not any(a.kind == "claim" and a.rank == rank for a in self.legal_actions(seat)):
+            return None
+        return Reason("open to {p:@'s|your} claim", code="claimable", p=Seat(seat))
+
     def _claims(self, seat: int) -> list[Action]:
         if self.phase != PLAY or not self.oversights:
             return []
@@ -2371,6 +2396,19 @@ class Deal:
             why = self._risk_reason(rank, nt, u, risk, bool(movers))
             out.append(CaptureOption(rank, nt, nh, u, risk, why))
         return out
+
+    def why_no_capture(self, seat: int, rank: int) -> Reason | None:
+        """None when ``seat`` could capture ``rank`` now (it is among :meth:`capture_options`),
+        else why not, said for a reader (a :class:`~tutor.engine.reasons.Reason` of code
+        ``no_capture``: "you cannot capture sevens now"; RULES.md 3.4, 8)."""
+        if any(o.rank == rank for o in self.capture_options(seat)):
+            return None
+        return Reason(
+            "{p:@ cannot|you cannot} capture {ranks} now",
+            code="no_capture",
+            p=Seat(seat),
+            ranks=RANK_PLURALS[rank],
+        )
 
     def _risk_reason(self, rank: int, nt: int, u: int, risk: bool, movers: bool) -> str:
         """Why a capture option of ``rank`` (``nt`` on the table, ``u`` unseen) is at risk or

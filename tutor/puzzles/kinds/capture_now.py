@@ -26,6 +26,7 @@ from typing import Any
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
 from tutor.engine.deal import Action, CaptureOption, Deal
+from tutor.engine.reasons import NO_CAPTURE_NAMED
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import (
@@ -246,7 +247,7 @@ class CaptureNow(PuzzleKind):
             verdict = (
                 f"The {join([RANK_PLURALS[o.rank] for o in risky])} are "
                 f"{'both' if len(risky) == 2 else 'all'} at risk, "
-                "and you can make only one capture this turn: take one of them now and "
+                f"and {deal.game.capture_limit}: take one of them now and "
                 "you may lose the other"
                 + ("s" if len(risky) > 2 else "")
                 + (f"; the {join([RANK_PLURALS[o.rank] for o in safe])} can wait." if safe else ".")
@@ -330,10 +331,11 @@ class CaptureNow(PuzzleKind):
             )
         parts = []
         for x in sorted(named - right):
-            if x in opts:
+            why = deal.why_no_capture(p.seat, x)
+            if why is None:
                 parts.append(f"the {RANK_PLURALS[x]} can wait ({opts[x].reason})")
             else:
-                parts.append(f"you cannot capture {RANK_PLURALS[x]} now")
+                parts.append(why.words(p.seat))
         for x in sorted(right - named):
             parts.append(f"the {RANK_PLURALS[x]} cannot wait ({opts[x].reason})")
         if not right:
@@ -345,7 +347,7 @@ class CaptureNow(PuzzleKind):
             bits.append(
                 "you named a capture that can wait"
                 if (named - right) & set(opts)
-                else "you named a rank you cannot capture now"
+                else f"you named {NO_CAPTURE_NAMED}"
             )
         if right - named:
             bits.append("you left out a capture that cannot wait")

@@ -284,7 +284,9 @@ class DeadPair(PuzzleKind):
             for x, why in sorted(refused.items())
         ]
         for x in sorted(right - named):
-            parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
+            verdict = deal.dead_pair_declarable(p.seat, x)
+            assert verdict is not None  # the answer's pairs are the declarable ones
+            parts.append(verdict.words(p.seat))
         return Verdict(
             False,
             "Not quite: " + "; ".join(parts) + ".",
@@ -294,25 +296,25 @@ class DeadPair(PuzzleKind):
     @staticmethod
     def _nudge(p: Puzzle, deal: Deal, refused: dict[int, str], missed: set[int]) -> str:
         """What was wrong, without the answer: a declaration that takes a turn under this
-        ruleset when it is not the learner's, one that is free and need not wait, or a pair
-        that is not dead."""
-        turn = deal.game.declarations_are_turns
+        ruleset when it is not the learner's, one that is free and need not wait, a pair named
+        that is not dead, or one refused for another reason (the engine's word on it,
+        :meth:`~tutor.engine.deal.Deal.dead_pair_reason`)."""
+        game = deal.game
+        turn = game.declarations_are_turns
         mine = deal.to_move == p.seat
         dead = set(deal.dead_pairs(p.seat))
         if refused and any(x in dead for x in refused) and turn and not mine:
-            return (
-                "Not yet: under this ruleset a declaration takes your turn, and it is not "
-                "your turn."
-            )
+            return f"Not yet: {game.declaration_timing}, and it is not your turn."
         if missed and not mine and not turn:
-            return (
-                "Not yet: under this ruleset a declaration is a free action: it need not "
-                "wait for your turn."
-            )
-        if refused:
+            return f"Not yet: {game.declaration_timing}."
+        words = {x: deal.dead_pair_reason(p.seat, x) for x in sorted(refused)}
+        if any(w.code == "live_pair" for w in words.values()):
             return (
                 "Not yet: a pair you named is not dead. Where are the other two cards of its rank?"
             )
+        if refused:  # dead, and refused for another reason: the engine's, or not a dead pair
+            x, why = next(iter(sorted(refused.items())))
+            return f"Not yet: the {RANK_PLURALS[x]} may not be declared now ({why})."
         return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p: Puzzle) -> list[str]:

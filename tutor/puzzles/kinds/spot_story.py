@@ -79,8 +79,9 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
             for why in (deal.why_not_claimant(o, seat) for o in open_by_rank.get(r, []))
             if why is not None
         ]
-        if r in claims:
-            why = "open to your claim"
+        opened = deal.claim_open(seat, r) if r in claims else None
+        if opened is not None:
+            why = opened.words(seat, names)
         elif refused:
             why = refused[0].words(seat, names)
         elif laid:
