@@ -267,8 +267,10 @@ def serve() -> int:
 
 def spawn(fd: int) -> int:
     """Processes started and left running (``tests/support.py``'s :class:`LaughProcess`): on
-    the SOCK_SEQPACKET socket ``fd``, a request (JSON, with ``env``, ``argv``, ``cwd``) carrying
-    the descriptors of the new process's standard input, output and error is answered with its
+    the SOCK_SEQPACKET socket ``fd``, a request (JSON, with ``env``, ``argv``, ``cwd``; ``tty``
+    true when the three are a terminal's, which becomes the process's controlling terminal in a
+    session of its own, as a terminal emulator starts its command; ``timeout`` in seconds, 0
+    none) carrying the descriptors of the new process's standard input, output and error is answered with its
     ``pid``; ``{"status": PID}`` with its exit status (None while it runs).  At the end of the
     socket (the test process gone), every process it started still running is killed."""
     import select
@@ -317,6 +319,12 @@ def spawn(fd: int) -> int:
             for given in fds:
                 if given > 2:
                     os.close(given)
+            if req.get("tty"):  # a terminal's: a session of its own, the terminal its own
+                import fcntl
+                import termios
+
+                os.setsid()
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
             child(
                 {
                     **req,
