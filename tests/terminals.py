@@ -229,10 +229,22 @@ class PtyTerm(_Term):
             self.child.send(KEYS.get(key, key))
 
     def rc(self, timeout: float = 20) -> int:
+        """The exit status, once the program has ended and all it wrote is drawn."""
         try:
-            return self.proc.wait(timeout)
+            status = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError("the program did not exit:\n" + self.screen()) from None
+        # what it wrote last may still be on its way: read until the terminal's end (every
+        # holder of the other end gone), or until nothing more came for a moment
+        deadline = time.time() + 10
+        with self._lock:
+            seen = len(self._raw)
+            while not self._ended and time.time() < deadline:
+                self._lock.wait(0.3)
+                if len(self._raw) == seen:
+                    break
+                seen = len(self._raw)
+        return status
 
     def close(self) -> None:
         if self.proc.poll() is None:

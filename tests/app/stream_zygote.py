@@ -40,7 +40,6 @@ import types
 import tutor
 import tutor.app.cli as cli
 from tutor.engine import sources
-from tutor.engine.data import laugh_home
 
 for _mod in pkgutil.walk_packages(tutor.__path__, "tutor."):
     if not _mod.name.endswith("__main__"):
@@ -79,9 +78,9 @@ def _warm() -> None:
 _warm()
 gc.freeze()  # the warm objects out of the collector's reach: a child copies fewer pages
 #: The library of sources as :func:`tutor.engine.sources.default_library` read it here, with a
-#: learner's folder that has no ``sources`` folder, and the source texts it was checked against.
+#: learner's folder that has no ``sources`` folder: a child whose folder has none, with the same
+#: source texts, finds it in the library's cache.
 LIBRARY = sources.default_library()
-LIBRARY_TEXTS = os.environ.get("LAUGH_SOURCE_TEXTS")
 
 CHILD_SECONDS = 60  # a child still running after this is killed (SIGALRM)
 
@@ -147,13 +146,9 @@ def child(req: dict) -> None:
             os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]
         out = req.get("out") or home  # where its standard output and error go
-        # The library is keyed on the learner's folder: one without sources of its own (every
-        # run's here) has the same library as this process's, read and checked above.
-        if (
-            not (laugh_home() / "sources").exists()
-            and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS
-        ):
-            sources._cache = ((sources._extra_dirs, str(laugh_home())), LIBRARY)
+        # The library is cached on what it is read from (sources._cache_key): a learner's folder
+        # without sources of its own (most runs' here) has the library this process read and
+        # checked above, with the same source texts.
         if cond == "fds":  # given: 0, 1 and 2 are set up already
             pass
         elif cond == "stdin-closed":
