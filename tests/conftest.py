@@ -96,7 +96,7 @@ def _kernel_once():
 
 
 #: The files whose tests take longest (servers, terminals, clocks that must run out: from
-#: ``pytest --durations``), started first: the two workers then end together on short tests,
+#: ``pytest --durations``), started first: the workers then end together on short tests,
 #: instead of one of them running a 20-second test alone at the end.  Longest first.
 LONG_FIRST = (
     "test_coach_terminal.py",
