@@ -96,10 +96,10 @@ def _kernel_once():
 
 
 #: The files whose tests take longest (servers, terminals, clocks that must run out: from
-#: ``pytest --durations``), started first: the two workers then end together on short tests,
+#: ``pytest --durations``), started first: the workers then end together on short tests,
 #: instead of one of them running a 20-second test alone at the end.  Longest first.
 LONG_FIRST = (
-    "test_coach_tmux.py",
+    "test_coach_terminal.py",
     "test_tables_evening.py",
     "test_partial_input.py",
     "test_puzzles_house_rules.py",
@@ -112,10 +112,10 @@ LONG_FIRST = (
     "test_progress_busy.py",
     "test_tables_net.py",
     "test_match_cli.py",
-    "test_clocks_tmux.py",
-    "test_tables_tmux.py",
+    "test_clocks_terminal.py",
+    "test_tables_terminal.py",
     "test_tables_secure.py",
-    "test_app_tmux.py",
+    "test_app_terminal.py",
     "test_tables_guard.py",
     "test_hostile_text.py",
     "test_app_pipe.py",
@@ -195,3 +195,29 @@ def own_laugh_home(tmp_path, monkeypatch, shared_cache):
     version of the program would otherwise decide what the tests see."""
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "laugh-home"))
     monkeypatch.setenv("LAUGH_CACHE", str(shared_cache))
+
+
+@pytest.fixture(scope="session")
+def course_check(tmp_path_factory, shared_cache):
+    """``laugh lessons check`` of the whole course, run in-process once a worker, in a learner's
+    folder of its own: ``(exit status, standard output, lessons checked)``.  It is
+    :func:`tutor.teaching.lessons.check_lessons` with its defaults (every lesson, the
+    course-wide checks, the tracks and the coach, each puzzle block drawn at the suite's
+    draws), whose problems the command prints one a line: the tests that ask the shipped
+    course be clean share the one check instead of running it
+    four times (about 4 s of processor time each); marked ``xdist_group("course_check")``, one
+    worker runs them all, so the course is checked once a run."""
+    import contextlib
+    import io
+    import re
+
+    from tutor.app.cli import main
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.setenv("LAUGH_HOME", str(tmp_path_factory.mktemp("course-check") / "laugh-home"))
+        mp.setenv("LAUGH_CACHE", str(shared_cache))
+        status = main(["lessons", "check"])
+    text = out.getvalue()
+    m = re.search(r"^(\d+) lessons? checked: ", text, re.M)
+    return status, text, int(m.group(1)) if m else 0

@@ -132,7 +132,10 @@ class LaughProcess:
     ``env``, ``cwd`` and pipes (``stdin``, ``stdout``, ``stderr``: ``subprocess.PIPE``, or None
     for the null device; ``text`` as Popen's): forked from a warm interpreter
     (``tests/app/stream_zygote.py --spawn``, one a test process), so without Python's start-up
-    and the imports.  What the tests ask of a Popen: ``pid``, ``returncode``, ``stdin``,
+    and the imports.  ``terminal``: the descriptor of a terminal (a pseudo-terminal's other
+    end) that is its standard input, output and error and its controlling terminal, in a session
+    of its own (``tests/terminals.py``); ``timeout``: seconds after which it is killed (SIGALRM;
+    0 never).  What the tests ask of a Popen: ``pid``, ``returncode``, ``stdin``,
     ``stdout``, ``stderr``, ``poll``, ``wait`` (raising :class:`subprocess.TimeoutExpired`),
     ``send_signal``, ``terminate``, ``kill``."""
 
@@ -145,6 +148,8 @@ class LaughProcess:
         stdout=None,
         stderr=None,
         text: bool = False,
+        terminal: int | None = None,
+        timeout: float = 0,
     ):
         import io
         import json
@@ -154,7 +159,9 @@ class LaughProcess:
         self.returncode: int | None = None
         ends, theirs = [], []
         for n, want in enumerate((stdin, stdout, stderr)):
-            if want == subprocess.PIPE:
+            if terminal is not None:  # the three are the terminal's (its controlling terminal)
+                ours, child = None, os.dup(terminal)
+            elif want == subprocess.PIPE:
                 r, w = os.pipe()
                 ours, child = (w, r) if n == 0 else (r, w)
             else:
@@ -165,7 +172,17 @@ class LaughProcess:
             sock = _spawn_socket()
             socket.send_fds(
                 sock,
-                [json.dumps({"argv": list(args), "env": dict(env), "cwd": str(cwd)}).encode()],
+                [
+                    json.dumps(
+                        {
+                            "argv": list(args),
+                            "env": dict(env),
+                            "cwd": str(cwd),
+                            "tty": terminal is not None,
+                            "timeout": timeout,
+                        }
+                    ).encode()
+                ],
                 theirs,
             )
             self.pid = json.loads(sock.recv(1 << 16))["pid"]

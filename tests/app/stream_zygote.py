@@ -40,7 +40,6 @@ import types
 import tutor
 import tutor.app.cli as cli
 from tutor.engine import sources
-from tutor.engine.data import laugh_home
 
 for _mod in pkgutil.walk_packages(tutor.__path__, "tutor."):
     if not _mod.name.endswith("__main__"):
@@ -79,9 +78,9 @@ def _warm() -> None:
 _warm()
 gc.freeze()  # the warm objects out of the collector's reach: a child copies fewer pages
 #: The library of sources as :func:`tutor.engine.sources.default_library` read it here, with a
-#: learner's folder that has no ``sources`` folder, and the source texts it was checked against.
+#: learner's folder that has no ``sources`` folder: a child whose folder has none, with the same
+#: source texts, finds it in the library's cache.
 LIBRARY = sources.default_library()
-LIBRARY_TEXTS = os.environ.get("LAUGH_SOURCE_TEXTS")
 
 CHILD_SECONDS = 60  # a child still running after this is killed (SIGALRM)
 
@@ -147,13 +146,9 @@ def child(req: dict) -> None:
             os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]
         out = req.get("out") or home  # where its standard output and error go
-        # The library is keyed on the learner's folder: one without sources of its own (every
-        # run's here) has the same library as this process's, read and checked above.
-        if (
-            not (laugh_home() / "sources").exists()
-            and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS
-        ):
-            sources._cache = ((sources._extra_dirs, str(laugh_home())), LIBRARY)
+        # The library is cached on what it is read from (sources._cache_key): a learner's folder
+        # without sources of its own (most runs' here) has the library this process read and
+        # checked above, with the same source texts.
         if cond == "fds":  # given: 0, 1 and 2 are set up already
             pass
         elif cond == "stdin-closed":
@@ -267,8 +262,10 @@ def serve() -> int:
 
 def spawn(fd: int) -> int:
     """Processes started and left running (``tests/support.py``'s :class:`LaughProcess`): on
-    the SOCK_SEQPACKET socket ``fd``, a request (JSON, with ``env``, ``argv``, ``cwd``) carrying
-    the descriptors of the new process's standard input, output and error is answered with its
+    the SOCK_SEQPACKET socket ``fd``, a request (JSON, with ``env``, ``argv``, ``cwd``; ``tty``
+    true when the three are a terminal's, which becomes the process's controlling terminal in a
+    session of its own, as a terminal emulator starts its command; ``timeout`` in seconds, 0
+    none) carrying the descriptors of the new process's standard input, output and error is answered with its
     ``pid``; ``{"status": PID}`` with its exit status (None while it runs).  At the end of the
     socket (the test process gone), every process it started still running is killed."""
     import select
@@ -317,6 +314,12 @@ def spawn(fd: int) -> int:
             for given in fds:
                 if given > 2:
                     os.close(given)
+            if req.get("tty"):  # a terminal's: a session of its own, the terminal its own
+                import fcntl
+                import termios
+
+                os.setsid()
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
             child(
                 {
                     **req,

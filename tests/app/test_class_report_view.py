@@ -6,7 +6,6 @@ terminal, the grid of themes going on in pages of learners; one learner's export
 from __future__ import annotations
 
 import re
-import shlex
 import shutil
 
 import pytest
@@ -179,21 +178,34 @@ def test_exports_of_one_learner_under_two_names_are_merged_and_both_named(tmp_pa
     assert len(report.learners) == 2 and not report.notes
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-@pytest.mark.parametrize("width,colour", [(80, False), (40, True)])
-def test_the_report_in_tmux(tmp_path, width, colour):
-    """On a real terminal, with and without colour: every learner's name and figures on the
-    screen, no line cut (tmux wraps nothing a program wrote within its width)."""
-    from test_app_tmux import COLOUR, Term
+@pytest.mark.parametrize(
+    "width,colour,kind",
+    [
+        pytest.param(80, False, "pty", id="80-False"),
+        pytest.param(
+            40,
+            True,
+            "tmux",
+            id="40-True",
+            marks=pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+        ),
+    ],
+)
+def test_the_report_on_a_terminal(tmp_path, width, colour, kind):
+    """On a terminal, with and without colour: every learner's name and figures on the screen,
+    no line cut (a terminal wraps nothing a program wrote within its width).  At 80 columns
+    without colour a pseudo-terminal drawn by pyte, at 40 in colour tmux, a real terminal
+    (tests/terminals.py)."""
+    from terminals import COLOUR, PtyTerm, TmuxTerm
 
     files = _class(tmp_path, NAMES[:4])
     env = {} if not colour else {"NO_COLOR": ""}
-    t = Term(
+    t = (PtyTerm if kind == "pty" else TmuxTerm)(
         tmp_path,
         width=width,
         height=200,
         env=env,
-        args=["class", "report", *(shlex.quote(str(f)) for f in files)],
+        args=["class", "report", *(str(f) for f in files)],
     )
     try:
         assert t.rc() == 0
@@ -204,5 +216,7 @@ def test_the_report_in_tmux(tmp_path, width, colour):
             for word in name.split():
                 assert re.search(rf"(^|\s){word}(\s|$)", screen), (word, screen)
         assert bool(COLOUR.search(t.screen(escapes=True, history=2000))) == colour
+        if kind == "pty":  # nor ever sent
+            assert bool(COLOUR.search(t.sent())) == colour
     finally:
         t.close()

@@ -9,8 +9,6 @@ import os
 import re
 import shutil
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -177,34 +175,37 @@ def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
         assert io.read("> ", 0.1, extend_while_typing=True).text == "7h"
 
 
-# -- tmux ---------------------------------------------------------------------------------------
+# -- on a terminal ------------------------------------------------------------------------------
 
 
-def _tmux_screen(tmp_path, width, height=24):
-    sock = f"laugh-test-{os.getpid()}-{width}"
-    cmd = f"env LAUGH_HOME={tmp_path} {sys.executable} -m tutor play --seed 3 --no-save; sleep 5"
-    subprocess.run(
-        ["tmux", "-L", sock, "new-session", "-d", "-x", str(width), "-y", str(height), cmd],
-        check=True,
+@pytest.mark.parametrize(
+    "width,kind",
+    [
+        pytest.param(80, "pty", id="80"),
+        pytest.param(
+            40,
+            "tmux",
+            id="40",
+            marks=pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+        ),
+    ],
+)
+def test_a_terminal_shows_the_table(tmp_path, width, kind):
+    """The table before play, 80x24 on a pseudo-terminal drawn by pyte, 40x24 in tmux, a real
+    terminal (tests/terminals.py): every seat's row, the table, the hand, the pot, within the
+    width."""
+    from terminals import PtyTerm, TmuxTerm
+
+    t = (PtyTerm if kind == "pty" else TmuxTerm)(
+        tmp_path, width, 24, args=["play", "--seed", "3", "--no-save"], env={"NO_COLOR": ""}
     )
     try:
-        screen = ""
-        for _ in range(100):
-            time.sleep(0.1)
-            screen = subprocess.run(
-                ["tmux", "-L", sock, "capture-pane", "-p"], capture_output=True, text=True
-            ).stdout
-            if "Before play" in screen:
-                break
-        return screen
+        try:
+            screen = t.wait_text("Before play", timeout=30)
+        except AssertionError:
+            screen = t.screen()
     finally:
-        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
-
-
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-@pytest.mark.parametrize("width", [80, 40])
-def test_tmux_shows_the_table(tmp_path, width):
-    screen = _tmux_screen(tmp_path, width)
+        t.close()
     lines = screen.splitlines()
     assert "Before play (Enter starts)>" in screen, screen
     assert all(len(x) <= width for x in lines)

@@ -6,18 +6,15 @@ key or the player's turn."""
 
 from __future__ import annotations
 
-import os
 import queue
 import re
-import shutil
-import sys
 import time
 
 import pytest
-from support import ROOT
 from support import wait_until as _wait
 from tables_net import RawClient, Server
-from test_tables_tmux import Tmux, _free_port
+from terminals import PtyTerm
+from test_tables_terminal import _free_port, wait_for
 
 from tutor.app.cli import build_parser
 from tutor.app.clock import FakeClock
@@ -226,61 +223,63 @@ def _seed_bob_first(rulesets):
     raise AssertionError("no such seed")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 @pytest.mark.parametrize("width", [80, 40])
-def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
-    """A terminal at 80x24 and 40x24: the deal's settlement and review stay on the screen
-    after the next deal has begun (one line says so); Enter draws the table, its header and
-    your own row on the screen (before: the next deal's table was drawn at once, and again
-    at each move, 14 lines each).  Bob, a script, plays the first deal and leaves: the second
-    waits for him, Ann's turn some seconds away."""
+def test_the_review_stays_until_enter_on_a_terminal(tmp_path, rulesets, width):
+    """A terminal at 80x24 and 40x24 (a pseudo-terminal drawn by pyte, tests/terminals.py): the
+    deal's settlement and review stay on the screen after the next deal has begun (one line
+    says so); Enter draws the table, its header and your own row on the screen (before: the
+    next deal's table was drawn at once, and again at each move, 14 lines each).  Bob, a
+    script, plays the first deal and leaves: the second waits for him, Ann's turn some
+    seconds away."""
     seed = _seed_bob_first(rulesets)
     port = _free_port()
-    tm = Tmux(f"t-pace-{os.getpid()}-{width}", tmp_path)
-    laugh = f"{sys.executable} -m tutor"
-    serve = (
-        f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
-        f"--bots beginner --deals 2 --gap 2 --pace 0 --seed {seed} --people 2 "
-        f"--move-time 0.3 --reserve 0 --wait 15 --dir {tmp_path}/srv"
+    colour = {"NO_COLOR": ""}
+    serve = PtyTerm(
+        tmp_path,
+        100,
+        30,
+        env=colour,
+        args=[
+            *("table", "serve", "--port", str(port), "--ruleset", "parlett", "--players", "3"),
+            *("--bots", "beginner", "--deals", "2", "--gap", "2", "--pace", "0", "--seed"),
+            *(str(seed), "--people", "2", "--move-time", "0.3", "--reserve", "0", "--wait"),
+            *("15", "--dir", f"{tmp_path}/srv"),
+        ],
     )
-    tm.run("new-session", "-d", "-s", "srv", "-x", "100", "-y", "30", serve)
-    tm.run("set-option", "-g", "remain-on-exit", "on")
-    bob = None
+    bob = ann = None
     try:
-        out = tm.wait_for("srv:0.0", r"laugh table join \S+ \w+ --name")
+        out = wait_for(serve, r"laugh table join \S+ \w+ --name")
         code = re.search(r"table join \S+ (\w+) --name", out).group(1)
-        tm.run(
-            "new-session",
-            "-d",
-            "-s",
-            "ann",
-            "-x",
-            str(width),
-            "-y",
-            "24",
-            f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name Ann",
+        ann = PtyTerm(
+            tmp_path,
+            width,
+            24,
+            env=colour,
+            args=["table", "join", f"ws://127.0.0.1:{port}", code, "--name", "Ann"],
         )
-        tm.wait_for("ann:0.0", r"You are at table 1")
+        wait_for(ann, r"You are at table 1")
         bob = RawClient(
             f"ws://127.0.0.1:{port}", {"type": "join", "code": code, "name": "Bob"}, play=True
         )
         assert _wait(lambda: bob.of("deal_over"), 60)
         bob.close()  # gone before the second deal
-        tm.wait_for("ann:0.0", r"The review stays until you press Enter", 10)
-        tm.wait_for("ann:0.0", r"has begun: press Enter", 10)
+        wait_for(ann, r"The review stays until you press Enter", 10)
+        wait_for(ann, r"has begun: press Enter", 10)
         time.sleep(2.0)
-        shown = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout  # the screen only
+        shown = ann.screen()  # the screen only
         flat = " ".join(shown.split())
         assert "1 of 2 games played" in flat and "Table ·" not in flat, shown
-        tm.run("send-keys", "-t", "ann:0.0", "Enter")
-        tm.wait_for("ann:0.0", r"Table · Deal 2", 10)
-        screen = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout
+        ann.keys("Enter")
+        wait_for(ann, r"Table · Deal 2", 10)
+        screen = ann.screen()
         assert re.search(r"^(▶ )? *You ", screen, re.M) and "Pot 10" in screen, screen
-        tm.run("send-keys", "-t", "ann:0.0", "C-c")
+        ann.keys("C-c")
     finally:
         if bob is not None:
             bob.close()
-        tm.run("kill-server")
+        for t in (serve, ann):
+            if t is not None:
+                t.close()
 
 
 def test_every_command_of_the_organisers_guide_is_one_the_program_takes():

@@ -114,7 +114,7 @@ def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):
 
 def _race_seed(rulesets):
     """A seed whose first deal (3 players, two people joining first) leaves the table's
-    mournival in play, with a person to move first (as tests/app/test_tables_tmux.py)."""
+    mournival in play, with a person to move first (as tests/app/test_tables_terminal.py)."""
     rs = rulesets["parlett"]
     for seed in range(1, 5000):
         s = Settings(rs, 3, level("beginner"), deals=1, pace=1.0, gap=3.0, seed=seed)

@@ -380,6 +380,23 @@ def test_module_cache_and_helpers():
     assert sources.default_library() is not a
 
 
+def test_the_cache_is_kept_on_what_the_library_is_read_from(tmp_path, monkeypatch):
+    """Learners' folders without sources of their own share the project's library (each test's
+    own LAUGH_HOME reloaded it); a folder with sources, or other source texts, reloads."""
+    a = sources.default_library()
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "another"))
+    assert sources.default_library() is a
+    (tmp_path / "another" / "sources").mkdir(parents=True)
+    (tmp_path / "another" / "sources" / "tuesday.yaml").write_text(HOUSE, encoding="utf-8")
+    b = sources.default_library()
+    assert b is not a and "tuesday" in b.rulesets and "tuesday" not in a.rulesets
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "third"))
+    c = sources.default_library()
+    assert c is not b and "tuesday" not in c.rulesets
+    monkeypatch.setenv("LAUGH_SOURCE_TEXTS", str(tmp_path / "texts"))
+    assert sources.default_library(verify=False) is not c
+
+
 # ---------------------------------------------------------------------------------------------
 # A teacher's own files, and malformed ones
 

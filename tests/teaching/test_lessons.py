@@ -72,9 +72,11 @@ def test_the_course_has_eleven_checked_lessons():
             assert lesson.puzzle_count >= 3, f"{lesson.id} poses fewer than three puzzles"
 
 
-def test_lessons_check_command_passes(capsys):
-    assert main(["lessons", "check"]) == 0
-    out = capsys.readouterr().out
+@pytest.mark.xdist_group("course_check")  # the shared check: tests/conftest.py
+def test_lessons_check_command_passes(course_check):
+    """``laugh lessons check`` (run in-process once, shared: tests/conftest.py)."""
+    status, out, _ = course_check
+    assert status == 0, out
     assert "lessons checked: no problems" in out
 
 

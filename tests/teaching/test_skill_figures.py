@@ -18,7 +18,7 @@ from tutor.engine.errors import DataError
 from tutor.engine.simulate import SKILL_FORMAT, SkillStudy, play_skill_deal
 from tutor.teaching.blockdata import ruleset_name
 from tutor.teaching.figures import skill_figures, skill_path
-from tutor.teaching.lessons import check_lessons, load_course
+from tutor.teaching.lessons import load_course
 
 FIGURES = json.loads(skill_path().read_text(encoding="utf-8"))
 
@@ -121,7 +121,8 @@ def test_a_block_the_figures_do_not_hold_is_refused_with_the_command(tmp_path):
     assert any("simulate.rulesets: unknown ruleset 'nosuch'" in x for x in problems_of(path))
 
 
-def test_skill_figures_say_what_is_missing(tmp_path):
+@pytest.mark.xdist_group("course_check")  # the shared check: tests/conftest.py
+def test_skill_figures_say_what_is_missing(tmp_path, course_check):
     with pytest.raises(DataError, match="no precomputed skill figures; make them with"):
         skill_figures(["counter"], 1000, 1, 200, path=tmp_path / "none.json")
     bad = tmp_path / "bad.json"
@@ -136,4 +137,5 @@ def test_skill_figures_say_what_is_missing(tmp_path):
         ["counter"], FIGURES["deals"], FIGURES["seed"], FIGURES["samples"], ["porges"]
     )
     assert [(r["ruleset"], r["opponent"]) for r in got["rows"]] == [("porges", "counter")]
-    assert check_lessons()[1] == []
+    status, out, _ = course_check  # check_lessons() as `laugh lessons check` runs it
+    assert status == 0 and out.endswith("lessons checked: no problems\n"), out

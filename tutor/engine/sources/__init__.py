@@ -191,11 +191,23 @@ def clear_cache() -> None:
     _cache = None
 
 
+def _cache_key() -> tuple[object, ...]:
+    """What :func:`default_library` reads besides the project's own files, as its cache's key:
+    the extra folders, the learner's ``sources`` folder (None where the learner's folder has
+    none: every such folder gives the project's library), and the source texts' folder the
+    quotations are checked against."""
+    own = laugh_home() / "sources"
+    return (_extra_dirs, str(own) if own.exists() else None, str(source_texts_dir()))
+
+
 def default_library(verify: bool = True) -> Library:
     """The library of the project's, the learner's and the extra folders' sources, cached.
 
-    The cache is keyed on the extra folders and the learner's folder, so changing
-    ``LAUGH_HOME`` or calling :func:`set_extra_dirs` reloads.  With ``verify`` (the default) every
+    The cache is keyed on what the library is read from besides the project's own files
+    (:func:`_cache_key`): the extra folders, the learner's ``sources`` folder where there is one,
+    the folder of source texts; so a ``LAUGH_HOME`` with sources of its own, another
+    ``LAUGH_SOURCE_TEXTS`` or :func:`set_extra_dirs` reloads, while learners' folders without
+    sources share one library.  With ``verify`` (the default) every
     quotation that has a text to be checked against must stand in it verbatim
     (:func:`verify_quotations`), so no command runs on a made-up quotation; ``laugh sources
     check`` asks for ``verify=False`` to report every problem itself.  Raises as
@@ -203,7 +215,7 @@ def default_library(verify: bool = True) -> Library:
     in its text.
     """
     global _cache
-    key = (_extra_dirs, str(laugh_home()))
+    key = _cache_key()
     if _cache is None or _cache[0] != key:
         _cache = (key, load_library(_extra_dirs))
     lib = _cache[1]

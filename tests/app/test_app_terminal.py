@@ -1,129 +1,30 @@
-"""``laugh`` on a real terminal: tmux at 80x24 (and 40 columns) with ``NO_COLOR=1``.
+"""``laugh`` on a terminal at 80x24 (and 40 columns) with ``NO_COLOR=1``.
 
 The learner's moves are typed as keys: the home screen, a lesson page by page (with the ``more``
 prompt of long pages), a hint, a mistyped card refused in place, a wrong answer, the retry at the
-end, Ctrl-C.  Skipped where tmux is not installed.
+end, Ctrl-C.  The lesson and the tallest boards on a pseudo-terminal drawn by pyte (the flow and
+what fits 80x24 are the point); 40 columns, Ctrl-C and Ctrl-D in tmux, a real terminal (skipped
+where tmux is not installed).  Both from tests/terminals.py.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
-import time
-import uuid
 
 import pytest
-from support import ROOT
+from terminals import COLOUR, PtyTerm, TmuxTerm
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-COLOUR = re.compile(r"\x1b\[[0-9;]*(?:3[0-7]|38;|4[0-7]|48;|9[0-7])[0-9;]*m")
-
-
-class Term:
-    """One tmux session running a command."""
-
-    def __init__(self, tmp_path, width=80, height=24, args=(), env=None):
-        self.name = f"laugh-{uuid.uuid4().hex[:8]}"
-        self.socket = ["-L", self.name]  # a private tmux server: nobody else's sessions
-        self.rc_file = tmp_path / f"rc-{self.name}"
-        self.width = width
-        envs = {
-            "LAUGH_HOME": str(tmp_path / "home"),
-            "NO_COLOR": "1",
-            "PYTHONPATH": str(ROOT),
-            "TERM": "xterm-256color",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            **(env or {}),
-        }
-        exports = " ".join(f"{k}={_q(v)}" for k, v in envs.items())
-        # `trap : INT`: a Ctrl-C sent to the pane reaches the shell too; trapped (not ignored,
-        # so the program still gets its own Ctrl-C), the shell lives on to write the exit status
-        # instead of dying with the session now and then (CI: "capture-pane ... status 1")
-        cmd = (
-            f"trap : INT; cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
-            f"{' '.join(args)}; echo $? > {_q(str(self.rc_file))}; sleep 60"
-        )
-        subprocess.run(
-            [
-                "tmux",
-                *self.socket,
-                "new-session",
-                "-d",
-                "-s",
-                self.name,
-                "-x",
-                str(width),
-                "-y",
-                str(height),
-                "sh",
-                "-c",
-                cmd,
-            ],
-            check=True,
-        )
-
-    def screen(self, escapes: bool = False, history: int = 0) -> str:
-        args = ["tmux", *self.socket, "capture-pane", "-p", "-t", self.name]
-        if escapes:
-            args.append("-e")
-        if history:
-            args += ["-S", f"-{history}"]
-        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
-
-    def last_line(self) -> str:
-        lines = [line for line in self.screen().splitlines() if line.strip()]
-        return lines[-1] if lines else ""
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", *self.socket, "send-keys", "-t", self.name, *keys], check=True)
-
-    def press(self, *keys: str, timeout: float = 20) -> None:
-        """Send keys, then wait until the program has reacted: the last line is neither the
-        prompt we answered nor that prompt with our typing on it."""
-        before = self.last_line().rstrip()
-        self.keys(*keys)
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            now = self.last_line().rstrip()
-            if now != before and not now.startswith(before):
-                return
-            time.sleep(0.03)
-
-    def wait(self, pattern: str, timeout: float = 20) -> str:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            line = self.last_line()
-            if re.search(pattern, line):
-                return line
-            time.sleep(0.05)
-        raise AssertionError(f"waited for {pattern!r}; the screen is:\n{self.screen()}")
-
-    def rc(self, timeout: float = 20) -> int:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.rc_file.exists() and self.rc_file.read_text().strip():
-                return int(self.rc_file.read_text())
-            time.sleep(0.05)
-        raise AssertionError("the program did not exit:\n" + self.screen())
-
-    def close(self) -> None:
-        subprocess.run(["tmux", *self.socket, "kill-server"], capture_output=True)
-
-
-def _q(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
+tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 @pytest.fixture
 def term_factory(tmp_path):
+    """``make(kind=PtyTerm or TmuxTerm, width=, height=, args=)``: a terminal, closed after."""
     terms = []
 
-    def make(**kw):
-        t = Term(tmp_path, **kw)
+    def make(kind=PtyTerm, **kw):
+        t = kind(tmp_path, **kw)
         terms.append(t)
         return t
 
@@ -148,7 +49,7 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
     assert "Laugh and Lie Down" in screen and "0/11 lessons" in screen
     assert "Start: lesson 1, The game and its history" in screen
     assert all(len(line) <= 80 for line in screen.splitlines())
-    assert not COLOUR.search(t.screen(escapes=True)), "NO_COLOR=1 but colours were sent"
+    assert not COLOUR.search(t.sent()), "NO_COLOR=1 but colours were sent"
 
     t.press("2", "Enter")
     answered = 0
@@ -170,18 +71,13 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 assert ruleset_line(puzzle) in " ".join(t.screen().split()), t.screen()
             if answered == 0 and not seen_hint:
                 t.keys("hint", "Enter")
-                deadline = time.time() + 20
-                while "Hint 1 of" not in t.screen() and time.time() < deadline:
-                    time.sleep(0.03)
+                t.wait_text("Hint 1 of")
                 t.wait(PROMPTS)
                 assert "Hint 1 of" in t.screen()
                 seen_hint = True
-                t.keys("7X", "Enter")  # mistyped: refused
-                deadline = time.time() + 20  # (the prompt stays as it was)
-                while "could not read" not in t.screen() and time.time() < deadline:
-                    time.sleep(0.03)
-                time.sleep(0.1)
-                screen = t.screen()
+                t.keys("7X", "Enter")  # mistyped: refused (the prompt stays as it was)
+                t.wait_text("could not read")
+                screen = t.wait_until(lambda s: s.rstrip().endswith("answer>"))
                 assert "answer> 7X" in screen
                 # the whole message, wrapped (never cut at the width), and a fresh empty line
                 flat = " ".join(screen.split())
@@ -195,9 +91,7 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
             tried = puzzle.id
             if answered == 1:  # wrong: the nudge, and the same prompt again
                 t.keys(wrong_answer(puzzle), "Enter")
-                deadline = time.time() + 20
-                while "One more try" not in t.screen() and time.time() < deadline:
-                    time.sleep(0.03)
+                t.wait_text("One more try")
             else:
                 t.press(puzzle.accepted[0], "Enter")
             answered += 1
@@ -210,13 +104,14 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
     assert seen_more and seen_hint and seen_refusal and answered == 4  # 3 puzzles, a 2nd try
     screen = t.screen()
     assert "1/11 lessons" in screen and "Cards and terms" in screen
-    assert not COLOUR.search(t.screen(escapes=True))
+    assert not COLOUR.search(t.sent())  # nothing coloured, ever, under NO_COLOR=1
     t.keys("q", "Enter")
     assert t.rc() == 0
 
 
+@tmux
 def test_forty_columns(term_factory):
-    t = term_factory(width=40, height=24)
+    t = term_factory(TmuxTerm, width=40, height=24)
     t.wait(r"home>")
     screen = t.screen()
     assert "Laugh and Lie Down" in screen
@@ -231,13 +126,14 @@ def test_forty_columns(term_factory):
     assert t.rc() == 130
 
 
+@tmux
 def test_ctrl_c_and_end_of_input_leave_cleanly(term_factory):
-    t = term_factory()
+    t = term_factory(TmuxTerm)
     t.wait(r"home>")
     t.keys("C-c")
     assert t.rc() == 130
     assert "Traceback" not in t.screen(history=100)
-    u = term_factory()
+    u = term_factory(TmuxTerm)
     u.wait(r"home>")
     u.keys("C-d")
     assert u.rc() == 0

@@ -1,4 +1,5 @@
-"""The coached deal on a real terminal: tmux at 80x24 with ``NO_COLOR=1`` (issue 24).  The coach
+"""The coached deal on a terminal at 80x24 with ``NO_COLOR=1`` (issue 24): a pseudo-terminal
+drawn by pyte (tests/terminals.py), the coach's flow being the point, not the terminal.  The coach
 stops before the first move (a prial on the table, the first capture, ...), pages its words so
 nothing scrolls away, hands the table back with the prompt in sight; the learner types a capture
 the engine calls legal, and Ctrl-C leaves cleanly."""
@@ -7,17 +8,13 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-import time
 
 import pytest
-from test_app_tmux import COLOUR, Term
+from terminals import COLOUR, PtyTerm
 
 from tutor.app.coached_deal import NEXT, PAUSE, course_coach_block
 from tutor.engine.deal import new_deal
 from tutor.engine.sources import default_library
-
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 PROMPTS = (
     r"(more \(Enter; s skips, q stops\)>|Enter: back to the table>|Enter: the coach's next box>|"
@@ -39,7 +36,7 @@ def _first_capture():
 
 @pytest.fixture
 def term(tmp_path):
-    t = Term(tmp_path, width=80, height=24, args=("coach", "--pace", "0.2"))
+    t = PtyTerm(tmp_path, width=80, height=24, args=("coach", "--pace", "0.2"))
     yield t
     t.close()
 
@@ -57,9 +54,7 @@ def test_the_coached_deal_at_80x24(term):
         if "more (Enter" in line:  # the same prompt again after the next page
             paged = True
             t.keys("Enter")
-            end = time.time() + 20
-            while t.screen() == screen and time.time() < end:
-                time.sleep(0.03)
+            t.wait_until(lambda now, before=screen: now != before)
         elif line.startswith(NEXT.strip()):
             boxes += 1
             t.press("Enter")
@@ -81,7 +76,7 @@ def test_the_coached_deal_at_80x24(term):
     # the table is back, with the prompt in sight
     screen = t.screen()
     assert "Table (" in screen and "Your hand:" in screen
-    assert not COLOUR.search(t.screen(escapes=True)), "NO_COLOR=1 but colours were sent"
+    assert not COLOUR.search(t.sent()), "NO_COLOR=1 but colours were sent"
     # the learner acts: a capture the engine offers
     move = _first_capture()
     t.press(*move.split(" ")[0], " ", *move.split(" ")[1], "Enter")

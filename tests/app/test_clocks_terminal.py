@@ -1,11 +1,11 @@
-"""Visible clocks (issue 14 items 1 and 2), on a real terminal: tmux at 80 and 40 columns, with
-and without ``NO_COLOR``.  Every timed prompt (streak, storm, the timed count drill, the settle
+"""Visible clocks (issue 14 items 1 and 2), on a terminal: a pseudo-terminal drawn by pyte at 80
+columns without colour, and tmux, a real terminal, at 40 columns in colour (tests/terminals.py).  Every timed prompt (streak, storm, the timed count drill, the settle
 drill, the watch in play) shows a live countdown: two captures of the screen a second apart,
 with no key pressed, show different remaining times, and it is redrawn several times a second.
 In play the watch is open after every action whether or not anything is claimable (issue 19):
 the learner claims with the space bar at any moment, names the cards, and is told who was first
-and by how much, the naming counted in the time; a claim of nothing is a false claim.  Skipped
-where tmux is not installed."""
+and by how much, the naming counted in the time; a claim of nothing is a false claim.  The tmux
+cases are skipped where tmux is not installed."""
 
 from __future__ import annotations
 
@@ -14,9 +14,20 @@ import shutil
 import time
 
 import pytest
-from test_app_tmux import COLOUR, Term
+from terminals import COLOUR, PtyTerm, TmuxTerm
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+#: The two terminals of the width and colour cases: 80 columns without colour on a
+#: pseudo-terminal, 40 in colour in tmux.
+WIDTHS = [
+    pytest.param(80, False, PtyTerm, id="80-False"),
+    pytest.param(
+        40,
+        True,
+        TmuxTerm,
+        id="40-True",
+        marks=pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+    ),
+]
 
 LEFT = re.compile(r"(?:(\d+):)?(\d+\.\d)(?: s)? left")
 
@@ -31,25 +42,19 @@ def remaining(screen: str, label: str) -> float | None:
     return None
 
 
-def wait_for(term: Term, text: str, timeout: float = 30) -> str:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        screen = term.screen()
-        if text in screen or text in " ".join(screen.split()):  # wrapped at 40 columns
-            return screen
-        time.sleep(0.05)
-    raise AssertionError(f"waited for {text!r}; the screen is:\n{term.screen()}")
+def wait_for(term, text: str, timeout: float = 30) -> str:
+    """The screen once ``text`` is on it (also wrapped, at 40 columns)."""
+    return term.wait_text(text, timeout)
 
 
-def assert_counts_down(term: Term, label: str, rate: bool = False) -> tuple[str, str]:
+def assert_counts_down(term, label: str, rate: bool = False) -> tuple[str, str]:
     """Two captures a second apart, no key pressed: the time left went down by about a second;
     with ``rate``, five captures a quarter of a second apart show (nearly) five different
     times.  The countdown is waited for first: the prompt's line can show a moment before its
     clock is drawn on a busy machine."""
-    deadline = time.time() + 10
-    first = term.screen()
-    while remaining(first, label) is None and time.time() < deadline:
-        time.sleep(0.05)
+    try:
+        first = term.wait_until(lambda screen: remaining(screen, label) is not None, 10)
+    except AssertionError:
         first = term.screen()
     a = remaining(first, label)
     time.sleep(1.0)
@@ -71,9 +76,9 @@ def assert_counts_down(term: Term, label: str, rate: bool = False) -> tuple[str,
 def term(tmp_path):
     made = []
 
-    def make(args, width=80, colour=False):
+    def make(args, width=80, colour=False, kind=PtyTerm):
         env = {"NO_COLOR": ""} if colour else {}
-        t = Term(tmp_path, width=width, height=30, args=args, env=env)
+        t = kind(tmp_path, width=width, height=30, args=args, env=env)
         made.append(t)
         return t
 
@@ -82,14 +87,16 @@ def term(tmp_path):
         t.close()
 
 
-@pytest.mark.parametrize("width,colour", [(80, False), (40, True)])
-def test_streak_shows_a_live_countdown(term, width, colour):
-    t = term(["drill", "oversights", "--seed", "2"], width=width, colour=colour)
+@pytest.mark.parametrize("width,colour,kind", WIDTHS)
+def test_streak_shows_a_live_countdown(term, width, colour, kind):
+    t = term(["drill", "oversights", "--seed", "2"], width=width, colour=colour, kind=kind)
     wait_for(t, "claim or pass>")
     wait_for(t, "Streak 0")
     assert_counts_down(t, "Streak 0", rate=True)
     escapes = t.screen(escapes=True)
     assert bool(COLOUR.search(escapes)) == colour  # NO_COLOR=1: no colour at all
+    if kind is PtyTerm:  # nor ever sent
+        assert bool(COLOUR.search(t.sent())) == colour
     t.keys("quit", "Enter")
     assert t.rc() == 0
 
@@ -127,25 +134,20 @@ def test_the_settle_drill_has_a_clock(term):
 WATCH = re.compile(r"space claims · \d+\.\d s left")
 
 
-def wait_watch(term: Term, timeout: float = 30) -> str:
+def wait_watch(term, timeout: float = 30) -> str:
     """The screen once the watch prompt is drawn with its countdown."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        screen = term.screen()
-        if "watch>" in screen and WATCH.search(screen):
-            return screen
-        time.sleep(0.05)
-    raise AssertionError(f"waited for the watch; the screen is:\n{term.screen()}")
+    return term.wait_until(lambda screen: "watch>" in screen and WATCH.search(screen), timeout)
 
 
-@pytest.mark.parametrize("width,colour", [(80, False), (40, True)])
-def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width, colour):
+@pytest.mark.parametrize("width,colour,kind", WIDTHS)
+def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width, colour, kind):
     # seed 72 at beginner level: nothing is claimable before Anne's first move; Mary splits the
     # table prial of sixes before the learner's first turn, and no beginner claims within 2 s
     t = term(
         ["play", "--seed", "72", "--level", "beginner", "--no-save", "--pace", "1.5"],
         width=width,
         colour=colour,
+        kind=kind,
     )
     wait_for(t, "Before play (Enter starts)>")
     t.keys("Enter")
@@ -171,6 +173,8 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
     assert m and float(m.group(1)) >= 0.6, flat
     assert all(len(line) <= width for line in screen.splitlines())
     assert bool(COLOUR.search(t.screen(escapes=True))) == colour
+    if kind is PtyTerm:
+        assert bool(COLOUR.search(t.sent())) == colour
     t.keys("C-c")
     assert t.rc() == 130
 
