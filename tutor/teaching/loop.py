@@ -39,7 +39,7 @@ from rich.text import Text
 from tutor.engine.errors import NotationError
 from tutor.puzzles import TRIES, Grade
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
-from tutor.teaching.io import LearnerIO
+from tutor.teaching.io import LearnerIO, at_terminal
 from tutor.teaching.ratings import shown_rating
 from tutor.teaching.words import (
     HELP_WORDS,
@@ -454,6 +454,7 @@ class PuzzleQuestion(Question):
             symbols=io.symbols,
             quoted=_QUOTED.setdefault(io, set()),
             taught=self.taught,
+            commands=at_terminal(io),
         )
         if outcome.ended:
             io.show(shown)
