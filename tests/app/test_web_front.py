@@ -102,9 +102,13 @@ def _walk(client, path: str, answer, steps: int = 80) -> list[str]:
 def test_lesson_1_says_nothing_only_a_terminal_can_act_on(solo):
     web, client = solo
     tries = [0]
+    extra: list[str] = []
 
     def answer(html: str, k: int) -> str:
         if 'id="answer"' in html:  # a puzzle: wrong twice (explained), then right
+            if asked_for := [w for w in ("help", "hint") if w not in extra]:
+                extra.append(asked_for[0])  # at the first puzzle, help and a hint
+                return asked_for[0]
             tries[0] += 1
             p = web.learner(TOKEN).session.runner.current
             return p._the_kind().wrong_answer(p) if tries[0] % 3 else p.expected_answer_text()
@@ -113,7 +117,9 @@ def test_lesson_1_says_nothing_only_a_terminal_can_act_on(solo):
         return "next"
 
     pages = _walk(client, f"/s/{TOKEN}/lesson/history", answer)
-    assert tries[0] >= 3 and "Taught in lesson 1" in _words("".join(pages))  # explained
+    text = _words("".join(pages))
+    assert tries[0] >= 3 and "Taught in lesson 1" in text  # explained
+    assert "hint: the next hint" in text and "Hint 1 of" in text  # the help and a hint said
     assert _said(pages) == []
 
 
@@ -146,7 +152,10 @@ def test_a_drills_pages_say_nothing_only_a_terminal_can_act_on(solo, monkeypatch
         if 'value="no"' in html and 'value="yes"' in html:
             said.append("no")
             return "no"
-        if 'id="keys"' in html and not said:  # the first position: missed, so explained
+        if drill != "count" and not said:  # the first question: its help
+            said.append("help")
+            return "help"
+        if 'id="keys"' in html and said == ["help"]:  # the first position: missed, explained
             p = puzzles[-1]
             said.append("pass" if p.answer["claims"] else p._the_kind().wrong_answer(p))
         else:
@@ -156,6 +165,7 @@ def test_a_drills_pages_say_nothing_only_a_terminal_can_act_on(solo, monkeypatch
     pages = _walk(client, f"/s/{TOKEN}/drill/{drill}", answer)
     text = _words("".join(pages))
     assert "Take this drill again" in text
+    assert drill == "count" or "quit: leave" in text  # the help was said
     if drill in ("streak", "storm"):
         assert "Missed (" in text and "✗" in text  # a result with the positions missed
     assert _said(pages) == []
