@@ -104,6 +104,7 @@ def test_lesson_1_says_nothing_only_a_terminal_can_act_on(solo):
     web, client = solo
     tries = [0]
     extra: list[str] = []
+    at_page: list[str] = []
 
     def answer(html: str, k: int) -> str:
         if 'id="answer"' in html:  # a puzzle: wrong twice (explained), then right
@@ -115,12 +116,16 @@ def test_lesson_1_says_nothing_only_a_terminal_can_act_on(solo):
             return p._the_kind().wrong_answer(p) if tries[0] % 3 else p.expected_answer_text()
         if 'value="no"' in html:
             return "no"
+        if asked_for := [w for w in ("banana", "help") if w not in at_page]:
+            at_page.append(asked_for[0])  # at the first page's end, a word not offered and help
+            return asked_for[0]
         return "next"
 
     pages = _walk(client, f"/s/{TOKEN}/lesson/history", answer)
     text = _words("".join(pages))
     assert tries[0] >= 3 and "Taught in lesson 1" in text  # explained
     assert "hint: the next hint" in text and "Hint 1 of" in text  # the help and a hint said
+    assert "At the end of a page: next, back or quit." in text  # a page's words said
     assert _said(pages) == []
 
 
