@@ -35,8 +35,8 @@ from tutor.app.markdown import render_markdown
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import Puzzle, another
-from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 from tutor.teaching.io import at_terminal
+from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 from tutor.teaching.loop import yes_no
 from tutor.teaching.progress import LessonState
 from tutor.teaching.words import HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS
@@ -365,7 +365,7 @@ class LessonRunner:
                 return None
             if low in HINT_WORDS:
                 return "Hints are for puzzles; type next, back or quit."
-            if not at_terminal(ctx):  # a page's buttons: no key to name
+            if not at_terminal(ctx.io):  # a page's buttons: no key to name
                 return f"At the end of a page: {label}, back or quit."
             if low in HELP_WORDS:
                 return f"At the end of a page: {label} (or Enter), back or quit."
