@@ -102,6 +102,10 @@ class Context:
         return self.io.interactive
 
     @property
+    def front(self) -> str:
+        return self.io.front
+
+    @property
     def width(self) -> int:
         return self.io.width
 

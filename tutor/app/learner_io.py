@@ -78,6 +78,8 @@ class ConsoleIO:
     ``symbols``, and the questions built on :meth:`ask`.  Subclasses read the input."""
 
     interactive = False
+    #: A terminal, piped input or a script: a drawing may name a command or a key.
+    front = "terminal"  # tutor.teaching.io.TERMINAL (that module loads when a session reads)
 
     def __init__(self, console: Console, clock: Clock, symbols: bool = True):
         self.console = console

@@ -35,6 +35,7 @@ from tutor.app.markdown import render_markdown
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import Puzzle, another
+from tutor.teaching.io import at_terminal
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 from tutor.teaching.loop import yes_no
 from tutor.teaching.progress import LessonState
@@ -350,7 +351,9 @@ class LessonRunner:
         return f"Puzzle {self.lesson.puzzle_number(block, n)} of {total}"
 
     def page_prompt(self, page: int, last: bool) -> str:
-        """Ask what next at the end of a page: ``"next"``, ``"back"`` or ``"quit"``."""
+        """Ask what next at the end of a page: ``"next"``, ``"back"`` or ``"quit"``.  A word
+        that is none of them is refused naming Enter on a terminal, the page's three words
+        alone on a browser page (:func:`tutor.teaching.io.at_terminal`)."""
         ctx = self.ctx
         label = "finish" if last else "next"
         prompt = f"[{label}/back/quit]> "
@@ -362,6 +365,8 @@ class LessonRunner:
                 return None
             if low in HINT_WORDS:
                 return "Hints are for puzzles; type next, back or quit."
+            if not at_terminal(ctx.io):  # a page's buttons: no key to name
+                return f"At the end of a page: {label}, back or quit."
             if low in HELP_WORDS:
                 return f"At the end of a page: {label} (or Enter), back or quit."
             return f"Type {label} (or press Enter), back or quit."

@@ -430,13 +430,18 @@ def render_explanation(
     symbols: bool = True,
     quoted: set[str] | None = None,
     taught: str | None = None,
+    commands: bool = True,
 ) -> Group:
     """The verdict (if graded), the answer, the explanation and each quotation with its
     citation (a rich renderable).  ``quoted``: the quotations (their refs) this learner has
     already been shown in full in this sitting; each of those is one line that names its
     citation, and every quotation shown here is added to it (None: all in full).
     ``taught``: the line on where the point is taught, as the screen posing it says it (a
-    track names its step); None: :func:`taught_line`."""
+    track names its step); None: :func:`taught_line`.  ``commands``: the learner is at a
+    terminal (:func:`tutor.teaching.io.at_terminal`), so the last line gives the puzzle's id
+    (``laugh puzzle --id ID`` poses it again) and the taught line its ``laugh lesson`` command;
+    False (a browser page, where no command can be typed): neither, and ``taught`` is not used
+    (a track's line names the home screen's keys)."""
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
@@ -478,10 +483,12 @@ def render_explanation(
         if q.where:
             body.append(f"; {q.where}", style="dim")
         parts.append(Padding(body, (0, 0, 1, 2)))
-    taught = taught_line(puzzle) if taught is None else taught
+    if not commands or taught is None:
+        taught = taught_line(puzzle, commands)
     if taught:
         parts.append(Text(taught, style="cyan"))
-    parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
+    if commands:
+        parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
     return Group(*parts)
 
 
@@ -499,12 +506,15 @@ def key_words(text: str) -> str:
     return " ".join(words[: KEY_WORDS - 2]) + " …"
 
 
-def taught_line(puzzle: Puzzle) -> str:
+def taught_line(puzzle: Puzzle, commands: bool = True) -> str:
     """Where the course teaches the puzzle's point (:attr:`Puzzle.teaches`): ``Taught in
-    lesson 6, on the page “Where the leftovers go” (laugh lesson 6).``; "" when the kind names
-    no page."""
+    lesson 6, on the page “Where the leftovers go” (laugh lesson 6).``; with ``commands``
+    False (a browser page) without the command: ``… “Where the leftovers go”.``; "" when the
+    kind names no page."""
     if not puzzle.teaches:
         return ""
     stem, _, heading = puzzle.teaches.partition("#")
     n = int(stem[:2])
+    if not commands:
+        return f"Taught in lesson {n}, on the page “{heading}”."
     return f"Taught in lesson {n}, on the page “{heading}” (laugh lesson {n})."

@@ -30,6 +30,12 @@ terminal); :meth:`LearnerIO.read` asks one that may be timed, and says when its 
 - ``extend_while_typing``: the time limit waits while the line is not empty; ``erase``: a
   terminal removes the prompt's line when it closes.
 
+**The front.**  :attr:`LearnerIO.front` says where the learner is: :data:`TERMINAL` (a terminal,
+piped input or a test's script: the learner can type a command such as ``laugh puzzle --id ID``,
+so a drawing may name one) or :data:`WEB` (a browser page, :class:`tutor.app.web.webio.WebIO`:
+the learner can do only what the page offers, so a drawing names no command, key or terminal
+word; :func:`at_terminal` is the test the drawings make).
+
 End of input (Ctrl-D, or the end of a pipe or script) raises ``EOFError`` and Ctrl-C
 ``KeyboardInterrupt``, from every way of asking; callers save and leave cleanly.
 """
@@ -43,7 +49,13 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-__all__ = ["Clock", "Event", "LearnerIO", "Reply"]
+__all__ = ["TERMINAL", "WEB", "Clock", "Event", "LearnerIO", "Reply", "at_terminal"]
+
+#: :attr:`LearnerIO.front` of a terminal (and of piped or scripted input).
+TERMINAL = "terminal"
+
+#: :attr:`LearnerIO.front` of a browser page.
+WEB = "web"
 
 #: ``(at, fire)``: at clock time ``at`` (seconds), ``fire()`` runs; True closes the prompt.
 Event = tuple[float, Callable[[], bool]]
@@ -87,11 +99,13 @@ class LearnerIO(Protocol):
 
     Attributes: ``clock`` (:class:`Clock`), ``symbols`` (suit symbols, else letters),
     ``interactive`` (a person at a terminal: long output goes a screenful at a time and a pause
-    waits for Enter), ``width`` (columns).
+    waits for Enter), ``width`` (columns), ``front`` (:data:`TERMINAL` or :data:`WEB`: whether
+    what is drawn may name a command or a key; see the module docstring).
     """
 
     clock: Clock
     symbols: bool
+    front: str
 
     @property
     def interactive(self) -> bool: ...
@@ -173,3 +187,10 @@ class LearnerIO(Protocol):
         ``timeout`` from now) whose bar is ``total`` seconds long, and ``progress`` ``(k, n)``
         for item k of n.  See the module docstring for ``events`` and ``keys``."""
         ...
+
+
+def at_terminal(io: LearnerIO) -> bool:
+    """Whether ``io``'s learner can act on a terminal's instruction (a ``laugh`` command, a key,
+    a word typed at a prompt the page does not offer): True on the :data:`TERMINAL` front, False
+    on the :data:`WEB` one (see the module docstring)."""
+    return io.front == TERMINAL

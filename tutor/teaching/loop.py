@@ -39,7 +39,7 @@ from rich.text import Text
 from tutor.engine.errors import NotationError
 from tutor.puzzles import TRIES, Grade
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
-from tutor.teaching.io import LearnerIO
+from tutor.teaching.io import LearnerIO, at_terminal
 from tutor.teaching.ratings import shown_rating
 from tutor.teaching.words import (
     HELP_WORDS,
@@ -272,7 +272,7 @@ def ask(
                 out.left = True
                 return out
             if low in HELP_WORDS:
-                io.say(help_text(question), style="dim")
+                io.say(help_text(question, at_terminal(io)), style="dim")
                 continue
             if low in HINT_WORDS:
                 _hint(io, question, out)
@@ -335,16 +335,23 @@ def _loop_words(question: Question) -> str:
     return ", ".join(words + ["quit"])
 
 
-def help_text(question: Question) -> str:
-    """What ``help`` says at ``question``'s prompt: how to answer and the loop's words."""
+def help_text(question: Question, terminal: bool = True) -> str:
+    """What ``help`` says at ``question``'s prompt: how to answer and the loop's words.
+    ``terminal``: the learner is at a terminal (:func:`tutor.teaching.io.at_terminal`), so the
+    keys are named (Enter alone, ``:q``, Ctrl-D); on a browser page (False) what the page does
+    instead (an empty answer, the quit button, the answers saved as they come)."""
     parts = [question.answer_help]
     if question.blank is not None and question.blank.strip():
-        parts.append(f"Enter alone answers {question.blank}")
+        empty = "Enter alone" if terminal else "an empty answer"
+        parts.append(f"{empty} answers {question.blank}")
     if question.hints:
         parts.append("hint: the next hint")
     if question.can_show:
         parts.append("show: the answer (counted as not right)")
-    parts.append("quit (or :q, exit): leave; Ctrl-D saves and leaves")
+    if terminal:
+        parts.append("quit (or :q, exit): leave; Ctrl-D saves and leaves")
+    else:
+        parts.append("quit: leave (what you have answered is saved)")
     return "; ".join(parts) + "."
 
 
@@ -454,6 +461,7 @@ class PuzzleQuestion(Question):
             symbols=io.symbols,
             quoted=_QUOTED.setdefault(io, set()),
             taught=self.taught,
+            commands=at_terminal(io),
         )
         if outcome.ended:
             io.show(shown)

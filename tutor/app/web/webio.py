@@ -31,7 +31,7 @@ from rich.text import Text
 from tutor.app.clock import TerminalClock
 from tutor.app.learner_io import ConsoleIO
 from tutor.engine.safetext import printable
-from tutor.teaching.io import Event, Reply
+from tutor.teaching.io import WEB, Event, Reply
 
 __all__ = ["WIDE", "WIDTH", "Interrupted", "Item", "Prompt", "WebIO"]
 
@@ -139,6 +139,8 @@ class WebIO(ConsoleIO):
     :attr:`waiting` is True while the runner waits for the teacher (:meth:`wait_for`)."""
 
     interactive = False
+    #: A browser page: nothing drawn names a command or a key the page does not offer.
+    front = WEB
 
     def __init__(self, symbols: bool = True, changed: Callable[[], None] | None = None):
         console = Console(

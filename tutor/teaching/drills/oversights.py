@@ -44,7 +44,7 @@ from tutor.puzzles.model import Puzzle
 from tutor.puzzles.render import render_explanation, shown_cards
 from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.drills.spotmix import Slot, SpotMix
-from tutor.teaching.io import LearnerIO
+from tutor.teaching.io import LearnerIO, at_terminal
 from tutor.teaching.loop import Outcome, Question, Record, ask, yes_no
 
 __all__ = [
@@ -195,7 +195,9 @@ class PositionQuestion(Question):
             return
         if outcome.timed_out:
             io.say(f"✗ Time is up ({outcome.timeout:g} s).", style="red")
-        io.show(render_explanation(self.puzzle, outcome.grade, io.symbols))
+        io.show(
+            render_explanation(self.puzzle, outcome.grade, io.symbols, commands=at_terminal(io))
+        )
 
 
 class OversightDrill(Drill):
@@ -374,7 +376,7 @@ class OversightDrill(Drill):
             io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark), style="yellow")
             raise
         if not res.quit:  # the misses first: the score stays on the screen, last
-            io.show(*missed_lines(res.missed, io.symbols))
+            io.show(*missed_lines(res.missed, io.symbols, at_terminal(io)))
         best = self.best(best_key("storm", self.ruleset), res.score)
         io.say(
             f"Storm over: score {res.score}, {res.mistakes} mistake"
@@ -494,10 +496,12 @@ def _mean_line(answers: list[Answered]) -> str:
     return f"; mean reaction {sum(right) / len(right):.1f} s"
 
 
-def missed_lines(missed: list[Missed], symbols: bool) -> list[Text]:
+def missed_lines(missed: list[Missed], symbols: bool, commands: bool = True) -> list[Text]:
     """The positions a streak or a storm missed, one line each (at 80 columns): its number, what
-    the learner said (passed, or that the time ran out), the answer and the puzzle's id (``laugh puzzle --id ID``
-    poses it again, with its explanation)."""
+    the learner said (passed, or that the time ran out), the answer and, with ``commands`` (a
+    terminal, :func:`tutor.teaching.io.at_terminal`), the puzzle's id and a last line saying
+    that ``laugh puzzle --id ID`` poses it again, with its explanation (a browser page, where no
+    command can be typed, has neither)."""
     if not missed:
         return []
     lines = [Text(f"Missed ({len(missed)}):", style="bold")]
@@ -513,9 +517,13 @@ def missed_lines(missed: list[Missed], symbols: bool) -> list[Text]:
         )
         t = Text(f"  {m.k}. {said} {'→' if symbols else '->'} ")  # one line at 80 columns
         t.append(shown_cards(m.puzzle.expected_answer_text(), symbols), style="bold")
-        t.append(f" · {m.puzzle.id}", style="dim")
+        if commands:
+            t.append(f" · {m.puzzle.id}", style="dim")
         lines.append(t)
-    lines.append(Text("Look at one again, with its explanation: laugh puzzle --id ID", style="dim"))
+    if commands:
+        lines.append(
+            Text("Look at one again, with its explanation: laugh puzzle --id ID", style="dim")
+        )
     return lines
 
 
@@ -537,6 +545,6 @@ def run(io: LearnerIO, store, request) -> None:
         if res.quit:
             return
         if s["mode"] == "streak":  # a storm lists its misses above its score
-            io.show(*missed_lines(res.missed, io.symbols))
+            io.show(*missed_lines(res.missed, io.symbols, at_terminal(io)))
         if not yes_no(io, f"Another {s['mode']}? [yes/no]> "):
             return
