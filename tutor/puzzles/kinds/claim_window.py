@@ -51,7 +51,7 @@ from tutor.puzzles.base import (
     Verdict,
     join,
     player_name,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.model import Definition, Puzzle
 
@@ -97,7 +97,7 @@ class ClaimWindow(OneLetterKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        turn = set_index(seed)
+        turn = set_place(seed, len(CASES) * len(FORMS) * 2)
         case = CASES[turn % len(CASES)]
         # the action asked about, in turn a capture and a lie-down whatever the case, and in
         # turn the learner's own and another's (always their own for ``own``, never for
