@@ -69,17 +69,6 @@ def _predict(learner: str, seen: list[str], options: int) -> str:
 
 LEARNERS = ("same", "next", "before", "unseen")
 
-#: Issue 42, not yet fixed: the kinds still draw their case in a fixed cycle of the set's places
-#: (measured at eb9ffce: "next" 0.593 and "unseen" 0.444 of chance 0.297, 108 items; lesson 8's
-#: second claim-window puzzle is the letter after the first's for 24 of 24 seeds).  A fix by
-#: design (each run of places shuffled by its own number, ``set_place``) is in this branch's
-#: history (394718f, 5fa2a0d), reverted: it drew combinations the fixed cycle never reached and
-#: 12 tests of tests/puzzles and tests/teaching and the timeline:record partial-input learner
-#: (0.67 of 0.50) failed on them.
-CYCLE = pytest.mark.xfail(
-    strict=True, reason="issue 42: cases drawn in a fixed cycle of the set's places (see CYCLE)"
-)
-
 
 def _sequences() -> list[list[tuple[str, int]]]:
     """The one-letter answers of each kind, in the order a learner meets them: per lesson and
@@ -120,15 +109,7 @@ def sequences() -> list[list[tuple[str, int]]]:
     return _sequences()
 
 
-@pytest.mark.parametrize(
-    "learner",
-    [
-        "same",
-        pytest.param("next", marks=CYCLE),
-        "before",
-        pytest.param("unseen", marks=CYCLE),
-    ],
-)
+@pytest.mark.parametrize("learner", LEARNERS)
 def test_a_sequence_learner_scores_no_better_than_chance(sequences, learner):
     """For each puzzle after the first of its kind, the learner predicts its letter from the
     right answers before it; over every such puzzle it scores at most chance + 0.10."""
@@ -145,7 +126,6 @@ def test_a_sequence_learner_scores_no_better_than_chance(sequences, learner):
     assert score <= expected + MARGIN, (learner, round(score, 3), round(expected, 3), items)
 
 
-@CYCLE
 def test_lesson_8s_two_claim_window_puzzles_do_not_follow_each_other():
     """The finding itself: over many lesson seeds, the second claim-window puzzle of lesson 8 is
     not answered by the letter after the first's (nor the same letter) more than chance

@@ -27,7 +27,7 @@ import pytest
 from rich.console import Console
 
 from tutor import puzzles as P
-from tutor.puzzles.base import SET_STRIDE
+from tutor.puzzles.base import SET_STRIDE, set_place
 from tutor.puzzles.kinds.timeline import FORMS
 from tutor.puzzles.render import render_puzzle
 
@@ -172,10 +172,9 @@ def _score(ps, learner) -> tuple[float, float]:
 
 
 def _timeline(variant: str) -> list:
-    """``N`` timeline puzzles of one form (the seeds that take it: the forms cycle by seed)."""
-    places = [i for i, f in enumerate(FORMS) if f == variant]
-    seeds = [k * len(FORMS) + i for k in range(N) for i in places][:N]
-    return [P.generate("timeline", seed=s) for s in seeds]
+    """``N`` timeline puzzles of one form (the seeds whose plan takes it)."""
+    seeds = [s for s in range(40 * N) if FORMS[set_place(s, len(FORMS)) % len(FORMS)] == variant]
+    return [P.generate("timeline", seed=s) for s in seeds[:N]]
 
 
 def _drawn(kind: str, keep) -> list:

@@ -44,6 +44,30 @@ def set_index(seed: int) -> int:
     return seed % SET_STRIDE + seed // SET_STRIDE
 
 
+#: A run of :func:`set_place` holds at least this many places.
+SET_RUN = 16
+
+
+def set_place(seed: int, cycle: int) -> int:
+    """A seed's place in its set (:func:`set_index`), shuffled within its run: the places are cut
+    into runs of ``cycle`` times as many as make at least :data:`SET_RUN` (a whole number of
+    cycles), and each run's places are put in an order drawn from the run's own number
+    (:class:`random.Random` keyed on it, the same on every machine).  A kind that takes its case
+    as ``cases[set_place(seed, len(cases)) % len(cases)]`` (and a second draw from the place
+    divided by ``len(cases)``, and so on, with ``cycle`` their product) still gives every run
+    each case equally often, but in an order no learner can follow: issue 42, a block's
+    claim-window puzzles were answered A, B, C, D in turn, and "the letter after the last
+    one's" was right every time.  Returns an int >= 0, in the same run as ``set_index(seed)``.
+    Raises ValueError when ``cycle`` < 1."""
+    if cycle < 1:
+        raise ValueError(f"a cycle of {cycle} places")
+    length = cycle * -(-SET_RUN // cycle)
+    run, within = divmod(set_index(seed), length)
+    order = list(range(length))
+    random.Random(f"set-place/{length}/{run}").shuffle(order)
+    return run * length + order[within]
+
+
 # --------------------------------------------------------------------------------------------
 # Wording
 

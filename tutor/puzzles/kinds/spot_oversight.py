@@ -64,7 +64,7 @@ from tutor.puzzles.base import (
     join,
     library,
     player_name,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.kinds.spot_story import COUNTING, RULESET, claim_groups, decided_by, table_story
 from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
@@ -244,7 +244,7 @@ class SpotOversight(PuzzleKind):
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
         slots = self.cycle(rs, defn.decoy_rate)
-        place = set_index(seed)
+        place = set_place(seed, len(slots) * len(self.decoy_themes(rs)))
         variant = slots[place % len(slots)]
         if variant == "decoy":
             decoys = self.decoy_themes(rs)

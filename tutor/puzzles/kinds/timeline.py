@@ -47,7 +47,7 @@ from tutor.puzzles.base import (
     Verdict,
     join,
     library,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.quoted import quote_plain
@@ -239,7 +239,7 @@ class Timeline(PuzzleKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        return {"variant": FORMS[set_index(seed) % len(FORMS)]}
+        return {"variant": FORMS[set_place(seed, len(FORMS)) % len(FORMS)]}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {
