@@ -239,7 +239,16 @@ class Timeline(PuzzleKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        return {"variant": FORMS[set_place(seed, len(FORMS)) % len(FORMS)]}
+        # the form from the place; a record form's side and spelling from the same place too,
+        # so a run gives each side and spelling equally often (issue 42: drawn from the seed's
+        # own generator, a shuffled run could give one side most of its record puzzles)
+        place = set_place(seed, len(FORMS) * len(SIDES) * len(SPELLINGS))
+        rest = place // len(FORMS)
+        return {
+            "variant": FORMS[place % len(FORMS)],
+            "side": SIDES[rest % len(SIDES)],
+            "spelling": SPELLINGS[rest // len(SIDES) % len(SPELLINGS)],
+        }
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {
@@ -408,8 +417,12 @@ class Timeline(PuzzleKind):
         spellings = [sp for sp in spellings if pairs[sp]]
         if not spellings:
             return None
-        sp = rng.choice(spellings)
-        side = rng.choice(SIDES)
+        sp = ctx.plan.get("spelling", "")
+        if sp not in spellings:
+            sp = rng.choice(spellings)
+        side = ctx.plan.get("side", "")
+        if side not in SIDES:
+            side = rng.choice(SIDES)
         # the record the longer of the two as often as the shorter, where both are found
         longer = [
             [pr for pr in pairs[sp] if (len(text[pr[0]]) > len(text[pr[1]])) == flag]
