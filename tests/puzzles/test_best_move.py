@@ -172,7 +172,7 @@ def test_hints_work_a_deferred_hint_out_once_when_shown():
 
 
 def test_capture_now_hint_gives_the_best_capture_and_its_margin():
-    p = P.from_id("capture-now.parlett.5.100")  # one capture cannot wait
+    p = P.from_id("capture-now.parlett.5.103")  # one capture cannot wait (.100 before set_place)
     last = len(p.hints) - 1
     assert not p.hints.known(last)  # not worked out at generation
     assert len(p.hints) == len(P.definition("capture-now").hints["default"]) + 1
