@@ -293,7 +293,9 @@ class Candidate:
 
     ``theme`` is the puzzle's main theme; ``themes`` every theme it is tagged with; ``facts``
     fill the kind's templates; ``features`` feed its difficulty formula; ``tags`` are facts the
-    definition's ``problems`` may depend on; ``quotes`` quotations the generator adds.
+    definition's ``problems`` may depend on; ``quotes`` quotations the generator adds;
+    ``quote_key`` the definition's ``quotes`` entry to use before ``explain_key``'s and
+    ``variant``'s (an own-mistake decoy quotes what its ruleset says of the mistake made).
     """
 
     deal: Deal
@@ -310,6 +312,7 @@ class Candidate:
     quotes: list[str] = field(default_factory=list)
     explain_key: str | None = None
     question_key: str | None = None
+    quote_key: str | None = None
 
 
 @dataclass(frozen=True)

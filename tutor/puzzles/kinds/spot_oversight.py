@@ -191,15 +191,6 @@ def _positions(order: Sequence[int | None], seat: int | None) -> list[int]:
     return [i for i, q in enumerate(order) if q == seat]
 
 
-def _kind_quotes(ctx: Ctx, key: str) -> list[str]:
-    """The quotation refs the definition gives oversight ``key`` (a :data:`OVERSIGHT_KINDS`
-    name) under the puzzle's own ruleset and player count
-    (:func:`tutor.puzzles.generators.resolve_quotes`); a list, maybe empty."""
-    from tutor.puzzles.generators import resolve_quotes  # generators imports the kinds
-
-    return resolve_quotes(ctx.defn, [key], ctx.rs, [], ctx.players)
-
-
 class SpotOversight(PuzzleKind):
     name = "spot-oversight"
 
@@ -579,7 +570,7 @@ class SpotOversight(PuzzleKind):
             question_key="own" if mine else None,
             # the words of the puzzle's own ruleset on the mistake made (issue 42: under a
             # ruleset Willughby's "overseen" does not cover, an own decoy quoted nothing)
-            quotes=_kind_quotes(ctx, ov.kind),
+            quote_key=ov.kind,
         )
         self._tell_story(cand, skip={ov.rank})
         return cand
