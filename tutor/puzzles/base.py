@@ -223,7 +223,8 @@ class Plan(TypedDict, total=False):
     the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
     may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
     reading names (as JSON), whether the settlement has a table ``mournival``, and the ``form``
-    of the action a claim-window puzzle asks about and whether the learner made it (``mine``)."""
+    of the action a claim-window puzzle asks about and whether the learner made it (``mine``),
+    and the ``side`` and ``spelling`` of a timeline record puzzle's line."""
 
     variant: str
     theme: str
@@ -235,6 +236,8 @@ class Plan(TypedDict, total=False):
     mournival: bool
     form: str
     mine: bool
+    side: str
+    spelling: str
 
 
 @dataclass
