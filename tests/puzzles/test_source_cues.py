@@ -27,8 +27,8 @@ import pytest
 from rich.console import Console
 
 from tutor import puzzles as P
-from tutor.puzzles.base import SET_STRIDE, set_place
-from tutor.puzzles.kinds.timeline import FORMS
+from tutor.puzzles.base import SET_STRIDE
+from tutor.puzzles.kinds.timeline import seed_plan
 from tutor.puzzles.render import render_puzzle
 
 #: How far above chance a cue learner may score.
@@ -173,7 +173,7 @@ def _score(ps, learner) -> tuple[float, float]:
 
 def _timeline(variant: str) -> list:
     """``N`` timeline puzzles of one form (the seeds whose plan takes it)."""
-    seeds = [s for s in range(40 * N) if FORMS[set_place(s, len(FORMS)) % len(FORMS)] == variant]
+    seeds = [s for s in range(40 * N) if seed_plan(s)["variant"] == variant]
     return [P.generate("timeline", seed=s) for s in seeds[:N]]
 
 

@@ -224,7 +224,7 @@ class Plan(TypedDict, total=False):
     may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
     reading names (as JSON), whether the settlement has a table ``mournival``, and the ``form``
     of the action a claim-window puzzle asks about and whether the learner made it (``mine``),
-    and the ``side`` and ``spelling`` of a timeline record puzzle's line."""
+    and the ``side`` of a timeline record puzzle's line."""
 
     variant: str
     theme: str
@@ -237,7 +237,6 @@ class Plan(TypedDict, total=False):
     form: str
     mine: bool
     side: str
-    spelling: str
 
 
 @dataclass

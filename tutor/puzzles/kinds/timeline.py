@@ -233,22 +233,23 @@ def _wrong_dates(rec: Record, recs: list[Record], rng: random.Random) -> list[Re
 _Form = tuple[dict[str, Any], dict[str, Any], list[str], dict[str, float], str]
 
 
+def seed_plan(seed: int) -> Plan:
+    """A timeline seed's plan: its form (``variant``, one of :data:`FORMS`) and, for the record
+    form, the ``side`` of its line (:data:`SIDES`), both from the seed's place
+    (:func:`~tutor.puzzles.base.set_place`), so a run gives each form and side equally often
+    (issue 42: drawn from the seed's own generator, a shuffled run gave the record side 0.67
+    of what a wording-only learner read, against 0.50)."""
+    place = set_place(seed, len(FORMS) * len(SIDES))
+    return {"variant": FORMS[place % len(FORMS)], "side": SIDES[place // len(FORMS) % len(SIDES)]}
+
+
 class Timeline(PuzzleKind):
     name = "timeline"
 
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        # the form from the place; a record form's side and spelling from the same place too,
-        # so a run gives each side and spelling equally often (issue 42: drawn from the seed's
-        # own generator, a shuffled run could give one side most of its record puzzles)
-        place = set_place(seed, len(FORMS) * len(SIDES) * len(SPELLINGS))
-        rest = place // len(FORMS)
-        return {
-            "variant": FORMS[place % len(FORMS)],
-            "side": SIDES[rest % len(SIDES)],
-            "spelling": SPELLINGS[rest // len(SIDES) % len(SPELLINGS)],
-        }
+        return seed_plan(seed)
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {
@@ -417,9 +418,7 @@ class Timeline(PuzzleKind):
         spellings = [sp for sp in spellings if pairs[sp]]
         if not spellings:
             return None
-        sp = ctx.plan.get("spelling", "")
-        if sp not in spellings:
-            sp = rng.choice(spellings)
+        sp = rng.choice(spellings)
         side = ctx.plan.get("side", "")
         if side not in SIDES:
             side = rng.choice(SIDES)
