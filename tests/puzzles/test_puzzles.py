@@ -264,7 +264,7 @@ GOLDEN = {
     "deal-setup.porges.4.100": "00a703213cf696e8",
     "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
     "reading.parlett.5.100": "5bec71a3415f065a",
-    "timeline.parlett.5.100": "8c91b5e7f5bb2ba6",
+    "timeline.parlett.5.100": "a1a6e85bd074fa78",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
     "claim-window.parlett.5.100": "03e68583fbaac190",
