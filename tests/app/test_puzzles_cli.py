@@ -14,7 +14,7 @@ import tutor.puzzles as P
 from tutor.app.cli import main
 from tutor.engine.records import replay
 
-ID = "spot-oversight.parlett.5.100"
+ID = "spot-oversight.parlett.5.101"  # one with something to claim (v6; .100 before set_place)
 
 
 def run(monkeypatch, capsys, argv, stdin=""):

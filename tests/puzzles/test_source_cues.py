@@ -28,7 +28,7 @@ from rich.console import Console
 
 from tutor import puzzles as P
 from tutor.puzzles.base import SET_STRIDE
-from tutor.puzzles.kinds.timeline import FORMS
+from tutor.puzzles.kinds.timeline import seed_plan
 from tutor.puzzles.render import render_puzzle
 
 #: How far above chance a cue learner may score.
@@ -172,10 +172,9 @@ def _score(ps, learner) -> tuple[float, float]:
 
 
 def _timeline(variant: str) -> list:
-    """``N`` timeline puzzles of one form (the seeds that take it: the forms cycle by seed)."""
-    places = [i for i, f in enumerate(FORMS) if f == variant]
-    seeds = [k * len(FORMS) + i for k in range(N) for i in places][:N]
-    return [P.generate("timeline", seed=s) for s in seeds]
+    """``N`` timeline puzzles of one form (the seeds whose plan takes it)."""
+    seeds = [s for s in range(40 * N) if seed_plan(s)["variant"] == variant]
+    return [P.generate("timeline", seed=s) for s in seeds[:N]]
 
 
 def _drawn(kind: str, keep) -> list:

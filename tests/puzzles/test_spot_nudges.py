@@ -72,8 +72,13 @@ def test_the_nudge_points_at_the_open_mistake():
 
 
 def test_the_issue_puzzle_points_at_the_deal():
-    p = P.generate("spot-oversight", "porges", 4, 81139468373579)
-    assert p.id == "spot-oversight.porges.4.81139468373579"
+    # the issue's puzzle (spot-oversight.porges.4.81139468373579 before the places were
+    # shuffled, issue 42) was a table mournival the dealer overlooked: one such, by seed
+    p = next(
+        q
+        for q in (P.generate("spot-oversight", "porges", 4, s) for s in range(200))
+        if q.variant == "overlooked_table_mournival"
+    )
     nudge = " ".join(p.grade("nothing", attempt=1).retry.split())
     assert "deal" in nudge and "last action" not in nudge, nudge
 

@@ -124,7 +124,7 @@ def test_who_may_claim_and_until_when_is_asked_and_graded_by_the_engine():
     assert block.data["kind"].startswith("claim-window/claim-window")
     cases: Counter = Counter()
     letters: Counter = Counter()
-    for s in range(40):
+    for s in range(32):  # two whole runs of set_place: each case 8 times
         p = P.generate("claim-window", seed=s)
         d = p.deal()
         i, r = p.answer["index"], p.answer["rank"]
@@ -144,7 +144,7 @@ def test_who_may_claim_and_until_when_is_asked_and_graded_by_the_engine():
         cases[case] += 1
         letters[right[0]] += 1
     assert set(cases) == {"open", "own", "closed", "none"}
-    assert max(letters.values()) <= 40 * (0.25 + 0.1), letters
+    assert set(letters.values()) == {8}, letters
 
 
 def test_lying_down_is_listed_bare_beside_two_captures_of_another_rank():

@@ -140,7 +140,7 @@ def test_personal_bests_per_mode_and_ruleset_and_new_best_said(store):
 
 
 def test_a_piped_claim_of_aces_by_rank_is_read():
-    p = from_id("spot-oversight.parlett.5.51")  # (spot-oversight v5; .26 before)
+    p = from_id("spot-oversight.parlett.5.21")  # (spot-oversight v6; .51 in v5, .26 before)
     assert p.answer["claims"][0]["cards"] == ["AH", "AS"]
     for text in ("a", "ace", "aces", "claim a", "claim aces", "claim the split prial of aces"):
         assert p.grade(text).correct, text
@@ -279,8 +279,8 @@ def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
 
     from tutor.puzzles import from_id
 
-    # (spot-oversight v5; .17 and .63 before)
-    dead, live = from_id("spot-oversight.parlett.5.22"), from_id("spot-oversight.parlett.5.189")
+    # (spot-oversight v6; .22 and .189 in v5, .17 and .63 before)
+    dead, live = from_id("spot-oversight.parlett.5.15"), from_id("spot-oversight.parlett.5.11")
     for p, claim in ((dead, True), (live, False)):
         deal = p.deal()
         last, (i,) = deal.history[-1], p.data["history"]
@@ -293,7 +293,7 @@ def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
         for name in ("cue", "cue+own", "cue+own+dealer"):
             assert right(p, LEARNERS[name](p)) == (not claim), name
         assert right(p, LEARNERS["engine"](p))
-    assert "2 unseen" in live.explanation  # the tens' whereabouts when laid down
+    assert "2 unseen" in live.explanation  # the pair's rank's whereabouts when laid down
 
 
 def test_every_look_of_an_oversight_comes_made_by_another_player_and_by_the_learner():

@@ -44,6 +44,30 @@ def set_index(seed: int) -> int:
     return seed % SET_STRIDE + seed // SET_STRIDE
 
 
+#: A run of :func:`set_place` holds at least this many places.
+SET_RUN = 16
+
+
+def set_place(seed: int, cycle: int) -> int:
+    """A seed's place in its set (:func:`set_index`), shuffled within its run: the places are cut
+    into runs of ``cycle`` times as many as make at least :data:`SET_RUN` (a whole number of
+    cycles), and each run's places are put in an order drawn from the run's own number
+    (:class:`random.Random` keyed on it, the same on every machine).  A kind that takes its case
+    as ``cases[set_place(seed, len(cases)) % len(cases)]`` (and a second draw from the place
+    divided by ``len(cases)``, and so on, with ``cycle`` their product) still gives every run
+    each case equally often, but in an order no learner can follow: issue 42, a block's
+    claim-window puzzles were answered A, B, C, D in turn, and "the letter after the last
+    one's" was right every time.  Returns an int >= 0, in the same run as ``set_index(seed)``.
+    Raises ValueError when ``cycle`` < 1."""
+    if cycle < 1:
+        raise ValueError(f"a cycle of {cycle} places")
+    length = cycle * -(-SET_RUN // cycle)
+    run, within = divmod(set_index(seed), length)
+    order = list(range(length))
+    random.Random(f"set-place/{length}/{run}").shuffle(order)
+    return run * length + order[within]
+
+
 # --------------------------------------------------------------------------------------------
 # Wording
 
@@ -199,7 +223,8 @@ class Plan(TypedDict, total=False):
     the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
     may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
     reading names (as JSON), whether the settlement has a table ``mournival``, and the ``form``
-    of the action a claim-window puzzle asks about and whether the learner made it (``mine``)."""
+    of the action a claim-window puzzle asks about and whether the learner made it (``mine``),
+    and the ``side`` of a timeline record puzzle's line."""
 
     variant: str
     theme: str
@@ -211,6 +236,7 @@ class Plan(TypedDict, total=False):
     mournival: bool
     form: str
     mine: bool
+    side: str
 
 
 @dataclass
@@ -269,7 +295,9 @@ class Candidate:
 
     ``theme`` is the puzzle's main theme; ``themes`` every theme it is tagged with; ``facts``
     fill the kind's templates; ``features`` feed its difficulty formula; ``tags`` are facts the
-    definition's ``problems`` may depend on; ``quotes`` quotations the generator adds.
+    definition's ``problems`` may depend on; ``quotes`` quotations the generator adds;
+    ``quote_key`` the definition's ``quotes`` entry to use before ``explain_key``'s and
+    ``variant``'s (an own-mistake decoy quotes what its ruleset says of the mistake made).
     """
 
     deal: Deal
@@ -286,6 +314,7 @@ class Candidate:
     quotes: list[str] = field(default_factory=list)
     explain_key: str | None = None
     question_key: str | None = None
+    quote_key: str | None = None
 
 
 @dataclass(frozen=True)

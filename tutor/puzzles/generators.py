@@ -215,7 +215,8 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
     hints = defn.hint_list(qkey if qkey in defn.hints else cand.variant, facts)
     explanation = defn.explanation(cand.explain_key or cand.variant, facts)
     keys = [k for k in (cand.explain_key, cand.variant) if k]
-    quotes = resolve_quotes(defn, keys, rs, cand.quotes, ctx.players)
+    quote_keys = [cand.quote_key, *keys] if cand.quote_key else keys
+    quotes = resolve_quotes(defn, quote_keys, rs, cand.quotes, ctx.players)
     problems: list[dict[str, Any]] = []
     for spec in defn.problem_specs(*keys):
         when = spec.get("when")

@@ -81,7 +81,7 @@ from tutor.puzzles.base import (
     PuzzleKind,
     Verdict,
     option_label,
-    set_index,
+    set_place,
     text_seed,
     turn_analysis,
     turn_options,
@@ -221,7 +221,7 @@ class BestMove(PuzzleKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        return {"variant": "default", "prefer": CASES[set_index(seed) % len(CASES)]}
+        return {"variant": "default", "prefer": CASES[set_place(seed, len(CASES)) % len(CASES)]}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme != "capture-safe" or plan["prefer"] == "other"

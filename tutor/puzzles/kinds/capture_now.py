@@ -37,7 +37,7 @@ from tutor.puzzles.base import (
     Verdict,
     join,
     option_label,
-    set_index,
+    set_place,
     text_seed,
     turn_analysis,
 )
@@ -161,7 +161,7 @@ class CaptureNow(PuzzleKind):
         cases = self.cases(rs, players)
         return {
             "variant": "default",
-            "case": cases[set_index(seed) % len(cases)],
+            "case": cases[set_place(seed, len(cases)) % len(cases)],
             "prefer": base.choice(["counting", "hold-back", "any", "any"]),
         }
 

@@ -41,7 +41,7 @@ from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal, Oversight
 from tutor.engine.parameters import claim_window, rule_words
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
-from tutor.engine.values import OversightKind
+from tutor.engine.values import Declaration, OversightKind
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
@@ -51,7 +51,7 @@ from tutor.puzzles.base import (
     Verdict,
     join,
     player_name,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.model import Definition, Puzzle
 
@@ -97,12 +97,15 @@ class ClaimWindow(OneLetterKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        turn = set_index(seed)
+        turn = set_place(seed, len(CASES) * len(FORMS) * 2)
         case = CASES[turn % len(CASES)]
         # the action asked about, in turn a capture and a lie-down whatever the case, and in
         # turn the learner's own and another's (always their own for ``own``, never for
         # ``open``): what the question says and who the board shows acting tell no answer
-        form = FORMS[(turn // len(CASES)) % len(FORMS)]
+        # (where any pair may be declared, a lie-down hardly ever still holds two of a rank: its
+        # pairs were declared, RULES.md 3.6, so every puzzle asks about a capture there)
+        forms = ("capture",) if rs.game().declares(Declaration.PAIR) else FORMS
+        form = forms[(turn // len(CASES)) % len(FORMS) % len(forms)]
         mine = case == "own" or (case != "open" and (turn // (len(CASES) * len(FORMS))) % 2 == 1)
         return {"variant": "default", "case": case, "form": form, "mine": mine}
 

@@ -41,7 +41,7 @@ from tutor.puzzles.base import (
     Verdict,
     jsonable,
     library,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
 from tutor.puzzles.quoted import quote_plain
@@ -350,7 +350,7 @@ class Reading(PuzzleKind):
     def plan(
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
-        k = set_index(seed)
+        k = set_place(seed, len(VARIANTS) * len(ANSWERS))
         variant = VARIANTS[k % len(VARIANTS)]
         if variant == "compare" and not compare_sets(rs.id):
             variant = "status"

@@ -64,7 +64,7 @@ from tutor.puzzles.base import (
     join,
     library,
     player_name,
-    set_index,
+    set_place,
 )
 from tutor.puzzles.kinds.spot_story import COUNTING, RULESET, claim_groups, decided_by, table_story
 from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
@@ -244,7 +244,7 @@ class SpotOversight(PuzzleKind):
         self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition
     ) -> Plan:
         slots = self.cycle(rs, defn.decoy_rate)
-        place = set_index(seed)
+        place = set_place(seed, len(slots) * len(self.decoy_themes(rs)))
         variant = slots[place % len(slots)]
         if variant == "decoy":
             decoys = self.decoy_themes(rs)
@@ -568,6 +568,9 @@ class SpotOversight(PuzzleKind):
             data={"theme": theme},
             explain_key="decoy_own",
             question_key="own" if mine else None,
+            # the words of the puzzle's own ruleset on the mistake made (issue 42: under a
+            # ruleset Willughby's "overseen" does not cover, an own decoy quoted nothing)
+            quote_key=ov.kind,
         )
         self._tell_story(cand, skip={ov.rank})
         return cand
