@@ -30,8 +30,11 @@ def laugh(home, *args, timeout=60):
 
 
 def _records(folder, table=1):
+    """The deal records a table's file holds: its whole lines only (a server playing at full
+    speed may be writing the next one as it is read)."""
     path = folder / f"table-{table}.jsonl"
-    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+    whole = path.read_text().split("\n")[:-1] if path.exists() else []
+    return [json.loads(x) for x in whole]
 
 
 def _journal(folder, table=1):
