@@ -130,3 +130,26 @@ def test_the_explanation_quotes_the_ruleset_on_the_oversights_own_kind(puzzles):
             assert list(p.quotes) == ["willughby:overseen"], (p.id, variant, p.quotes)
         kinds[variant] += 1
     assert {"split_prial", "laid_down_dead_pair"} <= set(kinds), kinds
+
+
+def test_a_wrong_first_answer_is_no_probe_its_nudge_tells_nothing_of_the_right_one(puzzles):
+    """The nudge after a wrong answer is worked out from that answer alone.  Before, it was
+    chosen by the right answer too ("count the cards ..." only where the right one was the
+    window closed, "who made the mistake" only where it was your own, "was it a mistake at
+    all" otherwise): a learner who answered A first read the right letter off the nudge and
+    was right at the second try every time.  That learner, decoding (first answer, nudge) into
+    the answer most often right after it over these puzzles, now scores no better than the
+    three letters left allow."""
+    seen: dict[tuple[str, str], Counter] = {}
+    nudges: dict[str, set[str]] = {}
+    for p in puzzles:
+        for letter in "ABCD":
+            g = p.grade(letter, 1)
+            if g.correct:
+                continue
+            nudges.setdefault(letter, set()).add(g.retry or "")
+            seen.setdefault((letter, g.retry or ""), Counter())[p.answer["right"][0]] += 1
+    assert all(len(n) == 1 for n in nudges.values()), nudges
+    decoded = sum(c.most_common(1)[0][1] for c in seen.values())
+    asked = sum(sum(c.values()) for c in seen.values())
+    assert decoded / asked <= 1 / 3 + 0.10, (decoded, asked)

@@ -263,9 +263,16 @@ class ClaimWindow(OneLetterKind):
 
     @staticmethod
     def _nudge(p: Puzzle, chosen: str) -> str:
-        """A nudge that points at what to look at again, without naming the answer."""
-        if chosen in ("open", "closed") and p.answer["case"] in ("open", "closed"):
-            return "Not yet. Count the cards of that rank still on the table: how many does a claim take?"
-        if "own" in (chosen, p.answer["case"]):
-            return "Not yet. Who made the mistake, if it was one?"
-        return "Not yet. Was it a mistake at all under this ruleset? Look again at what was done."
+        """A nudge that points at what the chosen answer claimed, to be checked again: worked
+        out from the chosen answer alone, so that it tells nothing of the right one (a wrong
+        first answer is no probe)."""
+        return {
+            "open": "Not yet. That answer says three things: it was a mistake under this "
+            "ruleset, another player made it, and enough of its cards are left. Check each.",
+            "own": "Not yet. Look again at who made that move, and whether it was a mistake "
+            "under this ruleset at all.",
+            "closed": "Not yet. Count the cards of that rank still on the table against what a "
+            "claim takes, and check it was a mistake at all.",
+            "none": "Not yet. Look again at what was done: under this ruleset, is that move one "
+            "of the mistakes a player may claim?",
+        }[chosen]
