@@ -175,6 +175,19 @@ def _parsed(source: str) -> tuple[ast.Module, list[tuple[ast.AST, list[ast.AST]]
     return tree, [(scope, list(_own_nodes(scope))) for scope in _scopes(tree)]
 
 
+@functools.lru_cache(maxsize=1)
+def _walked(source: str) -> list[ast.AST]:
+    """Every node of ``source`` (as :func:`ast.walk` gives them), walked once for the checks
+    that read one file after another."""
+    return list(ast.walk(_parsed(source)[0]))
+
+
+@functools.lru_cache(maxsize=1)
+def _docs(source: str) -> set[int]:
+    """:func:`_docstrings` of ``source``, worked out once for the checks."""
+    return _docstrings(_parsed(source)[0])
+
+
 def _reads(node: ast.AST, names: set[str], attrs: frozenset[str], calls: frozenset[str]) -> bool:
     """``node`` reads one of ``attrs`` (``x.attr``), calls one of ``calls`` (``x.call(...)``),
     or names one of ``names``."""
@@ -310,11 +323,10 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
 
 def default_ruleset_named(source: str, rid: str) -> list[tuple[int, str]]:
     """Where ``source`` spells the default ruleset's id ``rid`` (docstrings aside)."""
-    tree = _parsed(source)[0]
-    docs = _docstrings(tree)
+    docs = _docs(source)
     return [
         (n.lineno, repr(n.value))
-        for n in ast.walk(tree)
+        for n in _walked(source)
         if isinstance(n, ast.Constant) and n.value == rid and id(n) not in docs
     ]
 
@@ -370,7 +382,7 @@ def offender_comparisons(source: str) -> list[tuple[int, str]]:
 
     return [
         (node.lineno, ast.unparse(node))
-        for node in ast.walk(_parsed(source)[0])
+        for node in _walked(source)
         if isinstance(node, ast.Compare)
         and any(offender(o) for o in [node.left, *node.comparators])
     ]
@@ -391,7 +403,7 @@ def set_counting(source: str) -> list[tuple[int, str]]:
     ``len(a.table) == 3`` as "took three"): what a set is, and what a capture took, are the
     engine's (:func:`~tutor.engine.cards.sets_of`, :attr:`~tutor.engine.deal.Action.form`)."""
     out: list[tuple[int, str]] = []
-    for node in ast.walk(_parsed(source)[0]):
+    for node in _walked(source):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -441,7 +453,7 @@ def settlement_arithmetic(source: str) -> list[tuple[int, str]]:
             return fields(node.left) | fields(node.right)
         return set()
 
-    for node in ast.walk(_parsed(source)[0]):
+    for node in _walked(source):
         if isinstance(node, ast.BinOp) and isinstance(
             node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
         ):
@@ -458,7 +470,6 @@ def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, s
     ``.problem``, ``.detail``, ``.reason``), an action its declaration
     (:attr:`~tutor.engine.deal.Action.declared`)."""
     out: list[tuple[int, str]] = []
-    tree = _parsed(source)[0]
 
     def munged(node: ast.AST, text) -> bool:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
@@ -473,7 +484,7 @@ def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, s
     def kind(node: ast.AST) -> bool:
         return isinstance(node, ast.Attribute) and node.attr == "kind"
 
-    for node in ast.walk(tree):
+    for node in _walked(source):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -527,7 +538,7 @@ def parameter_presence(source: str) -> list[tuple[int, str]]:
     def param(node: ast.AST | None) -> bool:
         return isinstance(node, ast.Attribute) and node.attr in _PRESENCE
 
-    for node in ast.walk(_parsed(source)[0]):
+    for node in _walked(source):
         tested: list[ast.AST | None] = []
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
@@ -579,11 +590,10 @@ def rule_sentences(source: str) -> list[tuple[int, str]]:
     """Where ``source`` writes a sentence of the rules itself (a string, or a part of an
     f-string, holding one of :data:`_RULE_PHRASES`; docstrings aside): "you may not claim it;
     the others may", "it is not dead: ...", "so it is no mistake"."""
-    tree = _parsed(source)[0]
-    docs = _docstrings(tree)
+    docs = _docs(source)
     return [
         (n.lineno, n.value[:100])
-        for n in ast.walk(tree)
+        for n in _walked(source)
         if isinstance(n, ast.Constant)
         and isinstance(n.value, str)
         and id(n) not in docs
