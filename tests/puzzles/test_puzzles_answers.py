@@ -5,6 +5,7 @@ case, spaces, suit symbols and 10/T do not matter; a second try before the answe
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 import pytest
@@ -347,8 +348,12 @@ def test_a_second_try_before_the_answer_is_shown():
         assert p.grade(p.accepted[0], attempt=1).final
 
 
-#: Puzzles of every kind for the property test (a few seeds each).
-_SAMPLES = {kind: [P.generate(kind, seed=s) for s in (0, 5, 11)] for kind in P.KINDS}
+@functools.cache
+def _sample(kind: str, i: int) -> P.Puzzle:
+    """Puzzles of every kind for the property test (a few seeds each), drawn when first asked
+    for (not when the module is collected, in every worker)."""
+    return P.generate(kind, seed=(0, 5, 11)[i])
+
 
 #: Tokens no puzzle can read: not a card, rank, number, answer word or filler.
 _JUNK = st.from_regex(r"\A(?:zz|qx|xq|zq)[a-z0-9]{0,4}\Z")
@@ -365,7 +370,7 @@ _JUNK = st.from_regex(r"\A(?:zz|qx|xq|zq)[a-z0-9]{0,4}\Z")
 def test_an_unreadable_word_is_never_graded_right(kind, i, junk, before, pick):
     """Prefixing or suffixing an accepted answer with an unreadable token is never graded right:
     it is not read at all."""
-    p = _SAMPLES[kind][i]
+    p = _sample(kind, i)
     answer = p.accepted[pick % len(p.accepted)]
     text = f"{junk} {answer}" if before else f"{answer} {junk}"
     try:
@@ -374,6 +379,23 @@ def test_an_unreadable_word_is_never_graded_right(kind, i, junk, before, pick):
         assert "could not read" in str(exc), str(exc)
         return
     assert not g.correct, (p.id, text)
+
+
+@pytest.mark.parametrize("kind", P.KINDS)
+def test_an_unreadable_word_beside_every_accepted_answer_is_reported_as_unread(kind):
+    """Every accepted answer of the samples with ``zz`` before or after it is refused as not
+    read, naming the word (spot-oversight once answered "nothing zz" with "name the cards you
+    claim, or answer `nothing`, not both", as if ``zz`` were cards)."""
+    for i in range(3):
+        p = _sample(kind, i)
+        for answer in p.accepted:
+            for text in (f"zz {answer}", f"{answer} zz"):
+                try:
+                    g = p.grade(text)
+                except P.AnswerError as exc:
+                    assert "could not read 'zz'" in str(exc), (p.id, text, str(exc))
+                    continue
+                assert not g.correct, (p.id, text)
 
 
 def test_answer_words_offer_the_visible_cards():

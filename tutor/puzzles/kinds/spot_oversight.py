@@ -872,6 +872,12 @@ class SpotOversight(PuzzleKind):
         rest = [w for w in words if w.lower() not in _WORDS]
         if says_nothing:
             if any(w.lower() not in CLAIM_FILLER for w in rest):
+                try:  # a word beside "nothing" that is not read is reported as such
+                    read_claim_words(" ".join(rest))
+                except InvalidAction as exc:
+                    raise AnswerError(f"{exc.reason}; or answer `nothing`") from None
+                except IllegalAction:
+                    pass
                 raise AnswerError("name the cards you claim, or answer `nothing`, not both")
             heard("claim", "nothing")
             return self._nothing(p)
