@@ -6,10 +6,13 @@ counts every import, those under ``if TYPE_CHECKING:`` too (which the contracts 
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,6 +92,7 @@ def test_the_puzzles_room_names_its_whole_api_and_loads_it_on_first_use():
     assert all(getattr(P, name) is getattr(_api, name) for name in P.__all__)
 
 
+@functools.cache  # the two whole-house tests read one graph (one worker: their xdist group)
 def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
     """Module -> the package's modules it imports, every import counted: at the top, inside a
     function, under ``if TYPE_CHECKING:``.  ``from a import b`` counts ``a.b`` when that is a
@@ -171,6 +175,7 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+@pytest.mark.xdist_group("import_graph")
 def test_the_engine_has_no_import_circle_counting_type_only_imports():
     """Issue 43: no circle among the engine's modules, imports under ``TYPE_CHECKING`` counted
     (the Deal was six mixins and a declared shape importing one another for mypy; the Game
@@ -183,6 +188,7 @@ def test_the_engine_has_no_import_circle_counting_type_only_imports():
     assert circles == []
 
 
+@pytest.mark.xdist_group("import_graph")
 def test_the_house_has_no_import_circle_counting_type_only_imports():
     """Issue 43 item 2: no circle among any of ``tutor``'s modules, imports under
     ``TYPE_CHECKING`` and inside functions counted.  Before: three, each closed by imports
