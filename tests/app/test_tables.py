@@ -684,7 +684,8 @@ def test_a_link_takes_the_seat_back_by_itself_with_its_token_after_the_servers_w
             await ws.send(json.dumps({"v": 1, "type": "refused", "text": "try again in 1 s"}))
         else:
             await ws.send(json.dumps({**welcome, "back": True}))
-            await asyncio.sleep(30)
+            await ws.wait_closed()  # open until the link closes it (a sleep here held the
+            # server's own close, which waits for its handlers, for the thread's whole join)
         await ws.close()
 
     async def main():
