@@ -19,9 +19,9 @@ import sys
 import time
 
 import pytest
-from support import ROOT, laugh_process
+from support import ROOT, LaughProcess, laugh_process
 from support import wait_until as _wait
-from tables_net import PipedPlayer, RawClient, Server, env
+from tables_net import QUICK_BACKOFF, PipedPlayer, RawClient, Server, env
 
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.records import check_record, to_record
@@ -486,37 +486,25 @@ def test_a_client_comes_back_by_itself_when_the_server_is_resumed(tmp_path):
         "--seed",
         "6",
         "--pace",
-        "0.2",
+        "0.05",
         "--gap",
-        "0.5",
+        "0.2",
         "--bots",
         "beginner",
     )
-    ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann")
+    # websockets' backoff set short for the client (its waits under a second: the default's
+    # grow to 30 s), and tries enough to span a loaded machine's restart of the server
+    ann = PipedPlayer(
+        tmp_path, srv.address, srv.code, "Ann", args=["--tries", "200"], environ=QUICK_BACKOFF
+    )
     try:
         assert _wait(lambda: "Table ·" in ann.out, 20), ann.out
         port = srv.address.rsplit(":", 1)[1]
         assert srv.stop() == 0
         assert _wait(lambda: "trying again" in ann.out, 10), ann.out[-800:]
-        back = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tutor",
-                "table",
-                "serve",
-                "--port",
-                port,
-                "--json",
-                "--dir",
-                str(folder),
-                "--resume",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env(tmp_path),
-            cwd=str(ROOT),
+        back = LaughProcess(
+            ["table", "serve", "--port", port, "--json", "--dir", str(folder), "--resume"],
+            env(tmp_path),
         )
         try:
             assert _wait(lambda: "You are back at table 1" in ann.out, 40), ann.out[-800:]
@@ -524,7 +512,6 @@ def test_a_client_comes_back_by_itself_when_the_server_is_resumed(tmp_path):
         finally:
             back.send_signal(signal.SIGTERM)
             back.wait(20)
-            back.stdout.close(), back.stderr.close()
     finally:
         ann.kill()
     assert "The match is over." in ann.out and "Traceback" not in ann.err
