@@ -594,35 +594,12 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
     folder = tmp_path / "srv"
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
     argv = [
-        sys.executable,
-        "-m",
-        "tutor",
-        "table",
-        "serve",
-        "--port",
-        "0",
-        "--json",
-        "--dir",
-        str(folder),
-        "--players",
-        "3",
-        "--deals",
-        "1",
-        "--seed",
-        "2",
-        "--hint",
-        "--pace",
-        "0",
-        "--gap",
-        "0.2",
-        "--move-time",
-        "0",
-        "--people",
-        "1",
+        *("table", "serve", "--port", "0", "--json", "--dir", str(folder), "--players", "3"),
+        *("--deals", "1", "--seed", "2", "--hint", "--pace", "0", "--gap", "0.2"),
+        *("--move-time", "0", "--people", "1"),
     ]
-    proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=extra, cwd=str(ROOT)
-    )
+    # forked warm (not a cold python -m tutor); the hint worker is started fresh all the same
+    proc = LaughProcess(argv, extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         info = json.loads(proc.stdout.readline())
         c = RawClient(
