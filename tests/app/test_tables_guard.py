@@ -281,34 +281,20 @@ def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_pa
     """Finding 5 at the terminal: the code shown at the join (with its dash, in lower case)
     takes the seat back with ``laugh table join --seat-code``; no name needed."""
     import subprocess
-    import sys
 
-    from support import ROOT
+    from support import LaughProcess
     from tables_net import env
 
     srv = running()
     ann, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
     typed = f"{ann['token'][:5]}-{ann['token'][5:]}".lower()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tutor",
-            "table",
-            "join",
-            srv.address,
-            srv.code,
-            "--seat-code",
-            typed,
-            "--tries",
-            "0",
-        ],
+    proc = LaughProcess(  # forked warm, not a cold python -m tutor
+        ["table", "join", srv.address, srv.code, "--seat-code", typed, "--tries", "0"],
+        env(tmp_path),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=env(tmp_path),
-        cwd=str(ROOT),
     )
     out = ""
     try:
@@ -320,7 +306,10 @@ def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_pa
             out += line
     finally:
         proc.kill()
-        _, err = proc.communicate(timeout=10)
+        proc.wait(10)
+        proc.stdin.close()
+        err = proc.stderr.read()
+        proc.stdout.close(), proc.stderr.close()
     assert f"You are back at table 1, seat {ann['seat']}, as Ann" in out, out + err
     assert f"Your seat code is {ann['token'][:5]}-{ann['token'][5:]}" in out
     assert "--seat-code" in out and "Traceback" not in err
