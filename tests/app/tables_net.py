@@ -32,6 +32,16 @@ def env(home: Path) -> dict:
     return e
 
 
+#: websockets' backoff settings (read by the client's ``retry_delays``) for a client whose
+#: server a test restarts: tries again within a second, not after waits growing to 30 s.
+QUICK_BACKOFF = {
+    "WEBSOCKETS_BACKOFF_INITIAL_DELAY": "0.2",
+    "WEBSOCKETS_BACKOFF_MIN_DELAY": "0.1",
+    "WEBSOCKETS_BACKOFF_FACTOR": "1.618",
+    "WEBSOCKETS_BACKOFF_MAX_DELAY": "1",
+}
+
+
 class Server:
     """``laugh table serve --port 0 --json ARGS`` in ``folder``; :attr:`info` is its JSON line
     (address, codes, admin)."""
@@ -179,7 +189,8 @@ _PROMPTS = (
 class PipedPlayer:
     """``laugh table join ADDRESS CODE --name NAME`` with piped input, answered as its prompts
     come: at each turn ``moves`` first, then the first move it lists (``extra`` lines are
-    typed at the turns after its first move, before that: a claim, ``hand``, ...)."""
+    typed at the turns after its first move, before that: a claim, ``hand``, ...); ``environ``:
+    variables added to its environment."""
 
     def __init__(
         self,
@@ -189,10 +200,11 @@ class PipedPlayer:
         name: str,
         extra: list[str] | None = None,
         args: list[str] | None = None,
+        environ: dict[str, str] | None = None,
     ):
         self.proc = LaughProcess(
             ["table", "join", address, code, "--name", name, *(args or [])],
-            env(home),
+            {**env(home), **(environ or {})},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -637,6 +637,34 @@ def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step():
     assert sum(clients[0]) > 60  # twelve tries span a minute and more
 
 
+def test_websockets_backoff_variables_set_the_waits_and_a_bad_one_leaves_ours(monkeypatch):
+    """websockets' documented ``WEBSOCKETS_BACKOFF_*`` environment variables take the place of
+    the table's waits, read when the waits start (websockets itself reads them once, when it
+    is imported, and the link passes its own); a value that is not a fair number of seconds,
+    or factor, leaves ours."""
+    from tutor.app.tables import _link
+
+    for name, value in (
+        ("WEBSOCKETS_BACKOFF_INITIAL_DELAY", "0.2"),
+        ("WEBSOCKETS_BACKOFF_MIN_DELAY", "0.1"),
+        ("WEBSOCKETS_BACKOFF_FACTOR", "2"),
+        ("WEBSOCKETS_BACKOFF_MAX_DELAY", "0.5"),
+    ):
+        monkeypatch.setenv(name, value)
+    waits = list(itertools.islice(_link.retry_delays(), 6))
+    assert 0 <= waits[0] < 0.2 and waits[1:] == [0.1, 0.2, 0.4, 0.5, 0.5]
+    for name, bad in (
+        ("WEBSOCKETS_BACKOFF_INITIAL_DELAY", "soon"),
+        ("WEBSOCKETS_BACKOFF_MIN_DELAY", "-1"),
+        ("WEBSOCKETS_BACKOFF_FACTOR", "0.5"),
+        ("WEBSOCKETS_BACKOFF_MAX_DELAY", "nan"),
+    ):
+        monkeypatch.setenv(name, bad)
+    ours = list(itertools.islice(_link.retry_delays(), 12))
+    assert 0 <= ours[0] < _link.RETRY_FIRST and ours[1] == _link.RETRY_MIN
+    assert ours[2] == _link.RETRY_MIN * _link.RETRY_FACTOR and ours[-1] == _link.RETRY_MOST
+
+
 def test_a_link_takes_the_seat_back_by_itself_with_its_token_after_the_servers_wait():
     """The link reconnects by websockets' ``async for websocket in connect(...)``: after the
     server closes (a restart), it joins again at once with the seat's token; a server that
@@ -684,7 +712,8 @@ def test_a_link_takes_the_seat_back_by_itself_with_its_token_after_the_servers_w
             await ws.send(json.dumps({"v": 1, "type": "refused", "text": "try again in 1 s"}))
         else:
             await ws.send(json.dumps({**welcome, "back": True}))
-            await asyncio.sleep(30)
+            await ws.wait_closed()  # open until the link closes it (a sleep here held the
+            # server's own close, which waits for its handlers, for the thread's whole join)
         await ws.close()
 
     async def main():

@@ -15,7 +15,7 @@ import threading
 import time
 
 import pytest
-from support import ROOT
+from support import LaughProcess
 from support import wait_until as _wait
 from tables_net import RawClient, env
 
@@ -25,39 +25,15 @@ pytest.importorskip("websockets")
 
 
 def _serve(tmp_path, *args):
+    """``laugh table serve`` with hints (forked warm: :class:`~support.LaughProcess`), each
+    table beginning with its first person; the process and its JSON line."""
     folder = tmp_path / "srv"
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
     argv = [
-        sys.executable,
-        "-m",
-        "tutor",
-        "table",
-        "serve",
-        "--port",
-        "0",
-        "--json",
-        "--dir",
-        str(folder),
-        "--hint",
-        "--pace",
-        "0",
-        "--gap",
-        "0.1",
-        "--move-time",
-        "0",
-        "--people",
-        "1",
-        *args,
-    ]  # each table begins with its first person
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=extra,
-        cwd=str(ROOT),
-        start_new_session=True,
-    )
+        *("table", "serve", "--port", "0", "--json", "--dir", str(folder), "--hint"),
+        *("--pace", "0", "--gap", "0.1", "--move-time", "0", "--people", "1", *args),
+    ]
+    proc = LaughProcess(argv, extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return proc, json.loads(proc.stdout.readline())
 
 
@@ -139,7 +115,13 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
                     on_message=_impatient,
                 )
             )
-        time.sleep(2.0)  # the ten are at it before the patient one asks
+
+        def impatient_answers() -> int:
+            return sum(1 for c in clients for m in c.of("reply") if m.get("to") == "hint")
+
+        # the ten are at it before the patient one asks: fifty of their hints answered (a
+        # fixed 2 s here had the ten tables play flat out for nothing)
+        assert _wait(lambda: impatient_answers() >= 50, 30), impatient_answers()
         pat = RawClient(
             info["address"],
             {"type": "join", "code": codes[10], "name": "Pat"},

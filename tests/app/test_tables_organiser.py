@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 
 import pytest
 from support import laugh_process
@@ -69,7 +68,14 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
         assert _wait(
             lambda: (folder / "standings.csv").exists() and (folder / "standings.html").exists(), 90
         ), srv.log()[-2000:]
-        time.sleep(0.5)
+        events = folder / "events.jsonl"  # the log said (and flushed) as the files are written
+        assert _wait(
+            lambda: (
+                '"event": "standings"' in events.read_text()
+                and "The final standings are written" in events.read_text()
+            ),
+            10,
+        ), events.read_text()[-2000:]
         late = RawClient(srv.address, {"type": "watch", "admin": admin}, play=False)
         assert _wait(lambda: late.of("overview"), 10)
         once = laugh_process(
@@ -171,7 +177,7 @@ def test_a_resumed_server_sends_a_new_view_the_history_since_the_start(tmp_path)
         "--deals",
         "30",
         "--pace",
-        "0.05",
+        "0.01",
         "--gap",
         "0",
         "--seed",

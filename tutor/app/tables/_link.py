@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 __all__ = [
+    "BACKOFF_SETTINGS",
     "RETRY_FACTOR",
     "RETRY_FIRST",
     "RETRY_MIN",
@@ -42,6 +43,15 @@ __all__ = [
 #: RETRY_FIRST seconds, then RETRY_MIN seconds growing by RETRY_FACTOR a try up to RETRY_MOST.
 RETRY_FIRST, RETRY_MIN, RETRY_FACTOR, RETRY_MOST = 1.0, 0.5, 1.618, 30.0
 
+#: websockets' own settings of its backoff (environment variables), read by :func:`retry_delays`
+#: each time it starts, and the wait each one sets in place of ours.
+BACKOFF_SETTINGS = {
+    "WEBSOCKETS_BACKOFF_INITIAL_DELAY": "first",
+    "WEBSOCKETS_BACKOFF_MIN_DELAY": "least",
+    "WEBSOCKETS_BACKOFF_FACTOR": "factor",
+    "WEBSOCKETS_BACKOFF_MAX_DELAY": "most",
+}
+
 
 def retry_delays() -> Generator[float]:
     """Seconds to wait before each try to reconnect: websockets' own backoff
@@ -50,11 +60,34 @@ def retry_delays() -> Generator[float]:
     for a person waiting at a table: the first wait drawn at random below :data:`RETRY_FIRST`
     (RFC 6455 7.2.3: after a server's restart its clients come back spread out, not all in
     the same instant and again in step at every try), then :data:`RETRY_MIN` growing by
-    :data:`RETRY_FACTOR` a try, at most :data:`RETRY_MOST`."""
+    :data:`RETRY_FACTOR` a try, at most :data:`RETRY_MOST`.
+
+    websockets' documented environment variables of its backoff
+    (:data:`BACKOFF_SETTINGS`: ``WEBSOCKETS_BACKOFF_INITIAL_DELAY``, ``_MIN_DELAY``,
+    ``_FACTOR``, ``_MAX_DELAY``), where set, take the place of these four, read when the
+    waits start (a value that is not a number of seconds from 0 to 3,600, or a factor from 1
+    to 10, is passed over: ours stands)."""
+    import os
+
     from websockets.client import backoff
 
+    waits = {"first": RETRY_FIRST, "least": RETRY_MIN, "factor": RETRY_FACTOR, "most": RETRY_MOST}
+    for name, key in BACKOFF_SETTINGS.items():
+        text = os.environ.get(name)
+        if text is None:
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        low, high = (1.0, 10.0) if key == "factor" else (0.0, 3600.0)
+        if low <= value <= high:  # NaN is neither
+            waits[key] = value
     return backoff(
-        initial_delay=RETRY_FIRST, min_delay=RETRY_MIN, max_delay=RETRY_MOST, factor=RETRY_FACTOR
+        initial_delay=waits["first"],
+        min_delay=waits["least"],
+        max_delay=waits["most"],
+        factor=waits["factor"],
     )
 
 
