@@ -192,7 +192,7 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
 
 
 def test_ctrl_d_at_your_move_saves_and_says_so(term, tmp_path):
-    t = term(["play", "--seed", "3"])
+    t = term(["play", "--seed", "3", "--pace", "0"])  # the computer players move at once
     wait_for(t, "Before play (Enter starts)>")
     t.keys("Enter")
     wait_for(t, "Your move>", timeout=60)
