@@ -86,17 +86,31 @@ class _Term:
         lines = [line for line in self.screen().splitlines() if line.strip()]
         return lines[-1] if lines else ""
 
-    def press(self, *keys: str, timeout: float = 20) -> None:
+    def press(self, *keys: str, timeout: float = 20) -> bool:
         """Send keys, then wait until the program has reacted: the last line is neither the
-        prompt we answered nor that prompt with our typing on it."""
+        prompt we answered nor that prompt with our typing on it (or has been, for a moment:
+        see :meth:`_watch_reaction`).  False: no reaction in ``timeout`` seconds."""
         before = self.last_line().rstrip()
-        self.keys(*keys)
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            now = self.last_line().rstrip()
-            if now != before and not now.startswith(before):
-                return
-            self._pause()
+        self._watch_reaction(before)
+        try:
+            self.keys(*keys)
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                now = self.last_line().rstrip()
+                if self._reacted() or (now != before and not now.startswith(before)):
+                    return True
+                self._pause()
+            return False
+        finally:
+            self._watch_reaction(None)
+
+    def _watch_reaction(self, before: str | None) -> None:
+        """Watch (``before``: the last line answered) or stop watching for a reaction drawn
+        between two looks at the screen (none here: the screen is only looked at)."""
+
+    def _reacted(self) -> bool:
+        """A reaction was drawn since :meth:`_watch_reaction`, even if drawn over since."""
+        return False
 
     def wait(self, pattern: str, timeout: float = 20) -> str:
         """The last line that is not blank, once it matches ``pattern`` (AssertionError with the
@@ -176,6 +190,8 @@ class PtyTerm(_Term):
         self.child = pexpect.fdpexpect.fdspawn(master, timeout=5)
         self._master = master
         self._ended = False
+        self._before: str | None = None  # the last line a press answered, while it waits
+        self._seen_reaction = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -194,11 +210,45 @@ class PtyTerm(_Term):
                 break
             with self._lock:
                 self._raw += data
-                self._stream.feed(data)
+                if self._before is None or self._seen_reaction:
+                    self._stream.feed(data)
+                else:
+                    self._feed_watching(data, self._before)
                 self._lock.notify_all()
         with self._lock:
             self._ended = True
             self._lock.notify_all()
+
+    def _feed_watching(self, data: bytes, before: str) -> None:
+        """Draw ``data`` a line at a time while a press waits, looking at the last line after
+        each: a reaction the program draws over within one read (the next box of the coach
+        ends with the same prompt as the last: its first lines show for a moment only) is
+        seen however late the waiting thread looks (under load it looked too late, and the
+        press waited out its whole timeout)."""
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            end = len(data) if end < 0 else end + 1
+            self._stream.feed(data[start:end])
+            start = end
+            if not self._seen_reaction:
+                rows = (
+                    _render(self._screen, self._screen.buffer[y], False)
+                    for y in reversed(range(self.height))
+                )
+                now = next((row for row in rows if row.strip()), "").rstrip()
+                if now != before and not now.startswith(before):
+                    self._seen_reaction = True
+                    self._stream.feed(data[start:])
+                    return
+
+    def _watch_reaction(self, before: str | None) -> None:
+        with self._lock:
+            self._before, self._seen_reaction = before, False
+
+    def _reacted(self) -> bool:
+        with self._lock:
+            return self._seen_reaction
 
     def _reply(self, text: str) -> None:
         """A terminal's answer to the program's question (the cursor's position)."""

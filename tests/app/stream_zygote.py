@@ -306,6 +306,7 @@ def spawn(fd: int) -> int:
             sock.send(json.dumps({"status": ended.get(pid)}).encode())
             continue
         sys.stdout.flush()
+        stdio = _stdio(req["env"])  # asked here, once for each locale: a child cannot keep it
         pid = os.fork()
         if pid == 0:
             sock.close()
@@ -325,7 +326,7 @@ def spawn(fd: int) -> int:
                     **req,
                     "condition": "fds",
                     "home": "",
-                    "stdio": _stdio(req["env"]),
+                    "stdio": stdio,
                     "timeout": req.get("timeout") or 0,
                 }
             )

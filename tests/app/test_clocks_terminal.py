@@ -49,25 +49,27 @@ def wait_for(term, text: str, timeout: float = 30) -> str:
 
 def assert_counts_down(term, label: str, rate: bool = False) -> tuple[str, str]:
     """Two captures a second apart, no key pressed: the time left went down by about a second;
-    with ``rate``, five captures a quarter of a second apart show (nearly) five different
-    times.  The countdown is waited for first: the prompt's line can show a moment before its
+    with ``rate``, five captures a quarter of a second apart (the two, and three between them)
+    show (nearly) five different times.  The countdown is waited for first: the prompt's line can show a moment before its
     clock is drawn on a busy machine."""
     try:
         first = term.wait_until(lambda screen: remaining(screen, label) is not None, 10)
     except AssertionError:
         first = term.screen()
     a = remaining(first, label)
-    time.sleep(1.0)
+    start = time.monotonic()
+    seen = [a]
+    for k in range(1, 4) if rate else ():  # the three captures between, a quarter second apart
+        time.sleep(max(0.0, start + 0.25 * k - time.monotonic()))
+        seen.append(remaining(term.screen(), label))
+    time.sleep(max(0.0, start + 1.0 - time.monotonic()))
     second = term.screen()
     b = remaining(second, label)
     assert a is not None and b is not None, first
     assert 0.5 <= a - b <= 1.8, (a, b)
     if rate:
-        seen = []
-        for _ in range(5):
-            seen.append(remaining(term.screen(), label))
-            time.sleep(0.25)
-        assert len(set(seen)) >= 4, seen  # redrawn at least four times a second
+        seen.append(b)
+        assert len(seen) == 5 and len(set(seen)) >= 4, seen  # redrawn at least four times a second
     assert all(len(line) <= term.width for line in second.splitlines())
     return first, second
 
@@ -139,6 +141,14 @@ def wait_watch(term, timeout: float = 30) -> str:
     return term.wait_until(lambda screen: "watch>" in screen and WATCH.search(screen), timeout)
 
 
+def pass_the_watch(term, name: str) -> None:
+    """At the watch before ``name``'s move (its countdown drawn), Enter: a pass, which lets the
+    moment go by at once instead of after the deal's pace."""
+    label = re.compile(rf"\b{name}\b.*space claims · \d+\.\d s left")
+    term.wait_until(lambda screen: "watch>" in screen and label.search(screen))
+    term.keys("Enter")
+
+
 @pytest.mark.parametrize("width,colour,kind", WIDTHS)
 def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width, colour, kind):
     # seed 72 at beginner level: nothing is claimable before Anne's first move; Mary splits the
@@ -156,6 +166,8 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
     wait_for(t, "claim: which cards?>")
     t.keys("9c 9h", "Enter")
     wait_for(t, "A false claim: nothing of that is claimable")
+    for name in ("Anne", "Ralph", "Mary"):  # Enter lets each moment go (the deal's own pass)
+        pass_the_watch(t, name)
     wait_for(t, "Mary captures 6", timeout=30)
     screen = wait_watch(t)  # the same kind of screen
     assert "claim window" not in screen.lower()
@@ -180,7 +192,7 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
 
 
 def test_ctrl_d_at_your_move_saves_and_says_so(term, tmp_path):
-    t = term(["play", "--seed", "3"])
+    t = term(["play", "--seed", "3", "--pace", "0"])  # the computer players move at once
     wait_for(t, "Before play (Enter starts)>")
     t.keys("Enter")
     wait_for(t, "Your move>", timeout=60)

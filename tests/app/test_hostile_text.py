@@ -381,14 +381,16 @@ def live_table(run: Run) -> None:
         "--pace",
         "0",
         "--gap",
-        "1.5",
+        "0.5",
+        "--people",
+        "3",
         "--seed",
         "5",
     )
     clients, ann = [], None
     try:
         ann = PipedPlayer(run.dir, srv.address, srv.code, "Ann")
-        end = time.monotonic() + 30  # the first deal: 1.5 s after Ann sits
+        end = time.monotonic() + 30  # the first deal: 0.5 s after all three sit
         while "You are at table" not in ann.out and time.monotonic() < end:
             time.sleep(0.02)
         clients = [

@@ -201,7 +201,7 @@ def _seed_bob_first(rulesets):
             pace=0.0,
             gap=0.0,
             seed=seed,
-            move_time=0.3,
+            move_time=0.15,
             reserve=0.0,
             people=2,
         )
@@ -209,7 +209,7 @@ def _seed_bob_first(rulesets):
         ann, bob = t.join("Ann", None, 0.0).seat, t.join("Bob", None, 0.0).seat
         now = 0.0
         while len(t.match.deals) < 1 and now < 500:
-            now += 0.3
+            now += 0.15
             t.tick(now)
         t.tick(now + 0.1)
         d = t.deal
@@ -241,8 +241,8 @@ def test_the_review_stays_until_enter_on_a_terminal(tmp_path, rulesets, width):
         env=colour,
         args=[
             *("table", "serve", "--port", str(port), "--ruleset", "parlett", "--players", "3"),
-            *("--bots", "beginner", "--deals", "2", "--gap", "2", "--pace", "0", "--seed"),
-            *(str(seed), "--people", "2", "--move-time", "0.3", "--reserve", "0", "--wait"),
+            *("--bots", "beginner", "--deals", "2", "--gap", "1", "--pace", "0", "--seed"),
+            *(str(seed), "--people", "2", "--move-time", "0.15", "--reserve", "0", "--wait"),
             *("15", "--dir", f"{tmp_path}/srv"),
         ],
     )

@@ -57,7 +57,7 @@ def test_two_people_race_a_claim_at_two_terminals(tmp_path, rulesets):
         24,
         args=[
             *("table", "serve", "--port", str(port), "--ruleset", "parlett", "--players", "3"),
-            *("--bots", "beginner", "--deals", "1", "--gap", "3", "--pace", "1", "--seed"),
+            *("--bots", "beginner", "--deals", "1", "--gap", "1", "--pace", "1", "--seed"),
             *(str(seed), "--people", "2", "--dir", f"{tmp_path}/srv"),
         ],
         env={"NO_COLOR": ""},

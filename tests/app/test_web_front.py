@@ -80,14 +80,15 @@ def solo(tmp_path):
 
 
 def _walk(client, path: str, answer, steps: int = 80) -> list[str]:
-    """Every page of ``path`` until it asks nothing more: ``answer(html, k)`` is the k-th
-    answer; a page still running (a drill's scroll) is loaded again."""
+    """Every page of ``path`` until it asks nothing more (its end: the drill or lesson to take
+    again): ``answer(html, k)`` is the k-th answer; a page still running (a drill's scroll)
+    is loaded again."""
     html = client.get(path).text
     pages = [html]
     for k in range(steps):
         for _ in range(100):
-            if _form(html) or "Take this drill again" in html:
-                break
+            if _form(html) or "Take this drill again" in html or "Take this lesson again" in html:
+                break  # a question, or the end (a lesson's end waited 5 s here, as if running)
             time.sleep(0.05)
             html = client.get(path).text
             pages.append(html)

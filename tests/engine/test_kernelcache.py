@@ -58,6 +58,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _zombie(pid: int) -> bool:
+    """The process is dead but not yet reaped (by whoever adopted it: here the machine's
+    first process, which took 1.6 s)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def test_the_first_start_compiles_once_in_the_background_and_silently(tmp_path, monkeypatch):
     if not kernelcache.numba_here():
         pytest.skip("numba is not installed here")
@@ -86,8 +96,8 @@ def test_the_first_start_compiles_once_in_the_background_and_silently(tmp_path, 
         assert not kernelcache.start()
     finally:
         os.kill(pid, signal.SIGKILL)  # 30 s of CPU spared
-        for _ in range(100):
-            if not _alive(pid):
+        for _ in range(100):  # until it is gone, or dead and its lock gone with it
+            if not _alive(pid) or (_zombie(pid) and kernelcache.compiling() is None):
                 break
             time.sleep(0.05)
     assert kernelcache.compiling() is None  # the lock went with it

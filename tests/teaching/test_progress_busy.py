@@ -238,7 +238,8 @@ def test_two_processes_keeping_answers_lose_none(path):
         store.record_answer("a", "count", [], True, 2.0)
     other = _holder(path)
     code = (
-        "import sys, tutor.teaching.progress._keeping as K; K.BUSY_SECONDS = 0.1; "
+        "import sys, tutor.teaching.progress._keeping as K\n"
+        "K.BUSY_SECONDS, K.CLOSING_SECONDS = 0.1, 0.1\n"  # the lock is held until all end
         "from tutor.teaching.progress import ProgressStore as P\n"
         "with P(sys.argv[1]) as s:\n"
         "    s.notify = lambda line: None\n"
