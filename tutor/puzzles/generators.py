@@ -105,8 +105,19 @@ def resolve_choice(
     """The ruleset and player count for a seed: as given, or drawn from the seed among those the
     kind applies to.  Raises UsageError with the valid choices."""
     kind = parse_spec(kind)[0]
-    lib = library()
-    valid = applicable_rulesets(kind)
+    return _resolve(kind, ruleset, players, seed, library(), applicable_rulesets(kind))
+
+
+def _resolve(
+    kind: str,
+    ruleset: str | None,
+    players: int | None,
+    seed: int,
+    lib: Library,
+    valid: list[str],
+) -> tuple[str, int]:
+    """:func:`resolve_choice` for a parsed ``kind`` whose :func:`applicable_rulesets` are
+    ``valid`` in ``lib`` (worked out once for a search over many seeds)."""
     rng = random.Random(f"{kind}/{seed}/choose")
     if ruleset is None:
         pool = [r for r in valid if players is None or players in lib.rulesets[r].counts]
@@ -434,8 +445,9 @@ def search(
         bound = THEME_SEARCH if theme or lesson else DIFFICULTY_SEARCH
     best: Puzzle | None = None
     why: dict[str, int] = {}
+    lib, valid = library(), applicable_rulesets(kind)  # the same for every seed
     for s in range(seed, seed + bound):
-        rid, n = resolve_choice(kind, ruleset, players, s)
+        rid, n = _resolve(kind, ruleset, players, s, lib, valid)
         if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
             why[f"none carries the theme {theme}"] = (
                 why.get(f"none carries the theme {theme}", 0) + 1
