@@ -36,7 +36,7 @@ COMMANDS = {
     "tutor": ["tutor", "--seed", "1"],
     "lesson": ["lesson", "2", "--seed", "1"],
     "lessons-list": ["lessons", "list"],
-    "lessons-check": ["lessons", "check", "lessons/02-terms.md"],
+    "lessons-check": ["lessons", "check", "lessons/03-the-deal.md"],
     "coach": ["coach", "--pace", "0"],
     "track": ["track", "--seed", "1"],
     "puzzle": ["puzzle", "count", "--seed", "1"],
