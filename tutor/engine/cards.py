@@ -82,6 +82,9 @@ _SUIT_LOOKUP.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
 _RANK_LOOKUP = {c: i for i, c in enumerate(RANKS)}
 _RANK_LOOKUP["10"] = 9
 _RANK_LOOKUP["1"] = 0  # never produced; "1" alone is refused below with a hint
+#: Each card's record code (``7H``, ``TS``) and the card it reads as: the spelling records hold,
+#: looked up at once (a record's pack is 52 of them); any other spelling is read in full.
+_CODE_CARD = {RANKS[r] + SUITS[s]: r * 4 + s for r in range(13) for s in range(4)}
 
 EXPECTED = (
     "a rank (A 2-9 T/10 J Q K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), for example 7H, 10♥ or qs"
@@ -144,6 +147,9 @@ def parse_card(text: str) -> int:
     """
     if not isinstance(text, str):
         raise _not_a_card(text, f"expected {EXPECTED}")
+    card = _CODE_CARD.get(text)
+    if card is not None:
+        return card
     t = text.strip().replace("\ufe0f", "")
     if len(t) < 2:
         raise _not_a_card(text, f"expected {EXPECTED}")

@@ -11,6 +11,7 @@ wrong-answer example and the facts its explanation is filled with; its wording i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections import OrderedDict
@@ -63,9 +64,16 @@ def set_place(seed: int, cycle: int) -> int:
         raise ValueError(f"a cycle of {cycle} places")
     length = cycle * -(-SET_RUN // cycle)
     run, within = divmod(set_index(seed), length)
+    return run * length + _run_order(length, run)[within]
+
+
+@functools.lru_cache(maxsize=1024)
+def _run_order(length: int, run: int) -> tuple[int, ...]:
+    """The order of the places of run ``run`` of ``length`` places (:func:`set_place`), drawn
+    once: a drill's search asks it of seed after seed of the same run."""
     order = list(range(length))
     random.Random(f"set-place/{length}/{run}").shuffle(order)
-    return run * length + order[within]
+    return tuple(order)
 
 
 # --------------------------------------------------------------------------------------------

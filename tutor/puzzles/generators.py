@@ -105,8 +105,19 @@ def resolve_choice(
     """The ruleset and player count for a seed: as given, or drawn from the seed among those the
     kind applies to.  Raises UsageError with the valid choices."""
     kind = parse_spec(kind)[0]
-    lib = library()
-    valid = applicable_rulesets(kind)
+    return _resolve(kind, ruleset, players, seed, library(), applicable_rulesets(kind))
+
+
+def _resolve(
+    kind: str,
+    ruleset: str | None,
+    players: int | None,
+    seed: int,
+    lib: Library,
+    valid: list[str],
+) -> tuple[str, int]:
+    """:func:`resolve_choice` for a parsed ``kind`` whose :func:`applicable_rulesets` are
+    ``valid`` in ``lib`` (worked out once for a search over many seeds)."""
     rng = random.Random(f"{kind}/{seed}/choose")
     if ruleset is None:
         pool = [r for r in valid if players is None or players in lib.rulesets[r].counts]
@@ -166,10 +177,11 @@ def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> s
     return f"{kind}/{rs.id}/{players}/{seed}/v{defn.generator_version}"
 
 
-def plan_of(kind: str, ruleset: str, players: int, seed: int) -> Plan:
-    """The plan a puzzle id draws (cheap: no deal is played)."""
+def plan_of(kind: str, ruleset: str, players: int, seed: int, lib: Library | None = None) -> Plan:
+    """The plan a puzzle id draws (cheap: no deal is played); ``lib`` the library (default
+    :func:`~tutor.puzzles.base.library`)."""
     defn = definition(kind)
-    rs = library().ruleset(ruleset, players)
+    rs = (lib or library()).ruleset(ruleset, players)
     return kind_of(kind).plan(
         random.Random(_key(kind, rs, players, seed, defn)), rs, players, seed, defn
     )
@@ -434,9 +446,10 @@ def search(
         bound = THEME_SEARCH if theme or lesson else DIFFICULTY_SEARCH
     best: Puzzle | None = None
     why: dict[str, int] = {}
+    lib, valid = library(), applicable_rulesets(kind)  # the same for every seed
     for s in range(seed, seed + bound):
-        rid, n = resolve_choice(kind, ruleset, players, s)
-        if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
+        rid, n = _resolve(kind, ruleset, players, s, lib, valid)
+        if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s, lib), theme):
             why[f"none carries the theme {theme}"] = (
                 why.get(f"none carries the theme {theme}", 0) + 1
             )

@@ -14,6 +14,7 @@ their notation and the words a learner writes (``_notation``).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import combinations, permutations
@@ -254,13 +255,25 @@ def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
     3), and where each declaration is a turn (``hand_plays: turn``) a player may lie down only
     when no declaration is possible (RULES.md 3.4), so such a hand is never laid down.
     """
+    return _reachable_oversights(
+        ruleset.oversights, ruleset.captures, ruleset.hand_plays, ruleset.declarations
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _reachable_oversights(
+    oversights: frozenset[str],
+    captures: frozenset[str],
+    hand_plays: str,
+    declarations: frozenset[str],
+) -> tuple[str, ...]:
+    """:func:`reachable_oversights` of the parameters it reads (each puzzle a drill draws asks
+    it several times, of a handful of rulesets)."""
     out = []
-    for k in (o.value for o in OversightKind if o in ruleset.oversights):  # the parameter's order
-        if k == "split_prial" and not {"one_for_one", "one_for_three"} <= ruleset.captures:
+    for k in (o.value for o in OversightKind if o in oversights):  # the parameter's order
+        if k == "split_prial" and not {"one_for_one", "one_for_three"} <= captures:
             continue
-        if k in _TAKEN_BY and (
-            ruleset.hand_plays == "turn" or not _TAKEN_BY[k] & ruleset.declarations
-        ):
+        if k in _TAKEN_BY and (hand_plays == "turn" or not _TAKEN_BY[k] & declarations):
             continue
         out.append(k)
     return tuple(out)

@@ -27,9 +27,11 @@ This module is the public API (import from here); behind it, private modules:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from tutor.engine import data as _data
 from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.rulesets import Ruleset
@@ -191,13 +193,38 @@ def clear_cache() -> None:
     _cache = None
 
 
+#: The variables :func:`laugh_home` and :func:`~tutor.engine.data.source_texts_dir` follow: the
+#: tutor's own, and (where ``LAUGH_HOME`` is not set) those the platform's user data folder
+#: follows (platformdirs).
+_PLATFORM_ENV = ("HOME", "XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA", "USERPROFILE")
+#: The folders :func:`_cache_key` looks at, per value of those variables: the learner's
+#: ``sources`` folder, and the source texts' folder with whether a variable named it (then it
+#: is taken as it is) or it is the project's own (taken where it is a folder).
+_key_paths: dict[tuple[str | None, ...], tuple[Path, Path | None, bool]] = {}
+
+
 def _cache_key() -> tuple[object, ...]:
     """What :func:`default_library` reads besides the project's own files, as its cache's key:
     the extra folders, the learner's ``sources`` folder (None where the learner's folder has
     none: every such folder gives the project's library), and the source texts' folder the
-    quotations are checked against."""
-    own = laugh_home() / "sources"
-    return (_extra_dirs, str(own) if own.exists() else None, str(source_texts_dir()))
+    quotations are checked against (:func:`~tutor.engine.data.source_texts_dir`).
+
+    Every puzzle a drill draws asks for the library several times, so the folders' paths are
+    worked out once per value of the variables they follow (:data:`_PLATFORM_ENV`); whether they
+    exist is looked at on every call, as before."""
+    environ = os.environ
+    env: tuple[str | None, ...] = (environ.get("LAUGH_HOME"), environ.get("LAUGH_SOURCE_TEXTS"))
+    if not env[0]:
+        env += tuple(environ.get(name) for name in _PLATFORM_ENV)
+    paths = _key_paths.get(env)
+    if paths is None:
+        given = bool(env[1])
+        texts = source_texts_dir() if given else _data.data_dir("sources") / "texts"
+        paths = _key_paths[env] = (laugh_home() / "sources", texts, given)
+    own, texts, given = paths
+    if not given and texts is not None and not texts.is_dir():
+        texts = None
+    return (_extra_dirs, str(own) if own.exists() else None, str(texts))
 
 
 def default_library(verify: bool = True) -> Library:

@@ -94,21 +94,32 @@ def audit_quotations(
         if source.text:
             owners.setdefault(source.text, source.path)
     wanted = None if only is None else {q.ref for q in only}
+    # where each text file is, found once per name and folder (a source's quotations mostly
+    # name one text): the path, or why it is not read
+    found_at: dict[tuple[str, Path], Path | None | _texts.TextRefused] = {}
     for source in library.sources.values():
+        shown = None
         for q in source.quotations.values():
             if wanted is not None and q.ref not in wanted:
                 continue
-            where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
+            if shown is None:
+                shown = display_path(source.path)
+            where = f"{shown}:{q.line}: quotations.{q.id}"
             located.append((q, where))
             name = q.in_ or source.text
             if not name:
                 unchecked.append(f"{where}: {q.ref} cited, not checked (no text)")
                 unchecked_refs.append(q.ref)
                 continue
-            try:
-                path = _texts.locate(name, owners.get(name, source.path), texts_dir)
-            except _texts.TextRefused as exc:
-                problems.append(f"{where}: text file '{name}' of {q.ref} is not read: {exc}")
+            key = (name, owners.get(name, source.path))
+            if key not in found_at:
+                try:
+                    found_at[key] = _texts.locate(name, key[1], texts_dir)
+                except _texts.TextRefused as exc:
+                    found_at[key] = exc
+            path = found_at[key]
+            if isinstance(path, _texts.TextRefused):
+                problems.append(f"{where}: text file '{name}' of {q.ref} is not read: {path}")
                 continue
             if path is None:
                 problems.append(
