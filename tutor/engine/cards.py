@@ -142,6 +142,14 @@ def parse_card(text: str) -> int:
     Returns the card as an int 0-51.  Raises :class:`NotationError` that names the input and says
     what is expected.
     """
+    card = _SPELLED.get(text) if type(text) is str else None
+    if card is not None:  # a spelling without spaces, read once below (a record's ``7H``)
+        return card
+    return _parse_card(text)
+
+
+def _parse_card(text: str) -> int:
+    """:func:`parse_card` read character by character."""
     if not isinstance(text, str):
         raise _not_a_card(text, f"expected {EXPECTED}")
     t = text.strip().replace("\ufe0f", "")
@@ -155,6 +163,18 @@ def parse_card(text: str) -> int:
     if rank is None or rank_part == "1":
         raise _not_a_card(text, f"{_shown(rank_part)} is not a rank; expected {EXPECTED}")
     return rank * 4 + suit
+
+
+#: Every spelling of a card with no space around it, rank and suit each in upper or lower case
+#: (``7H``, ``7h``, ``10♥``, ``TS``), read by :func:`_parse_card` once: a deal record's hundreds
+#: of card codes are then looked up, not parsed.
+_SPELLED: dict[str, int] = {
+    spelled: _parse_card(spelled)
+    for r in _RANK_LOOKUP
+    if r != "1"
+    for su in _SUIT_LOOKUP
+    for spelled in {r + su, r.lower() + su, r + su.lower(), r.lower() + su.lower()}
+}
 
 
 def _not_a_card(text: object, detail: str) -> NotationError:
