@@ -68,3 +68,16 @@ def test_a_long_or_nested_input_is_named_briefly():
         nested = [nested]
     with pytest.raises(NotationError, match="a list is not a card"):
         parse_card(nested)
+
+
+def test_every_spelling_read_at_once_is_read_as_character_by_character():
+    """The looked-up spellings (:data:`tutor.engine.cards._SPELLED`) give the card the full
+    reading gives, and the full reading still reads the rest (spaces, one emoji suit)."""
+    from tutor.engine.cards import _SPELLED, _parse_card
+
+    assert len(_SPELLED) >= 52 * 2
+    for text, card in _SPELLED.items():
+        assert _parse_card(text) == card == parse_card(text)
+    assert parse_card(" 7h ") == parse_card("7\u2665\ufe0f") == parse_card("7H")
+    with pytest.raises(NotationError):
+        parse_card("1H")

@@ -291,3 +291,23 @@ def test_the_shape_models_know_the_format_names_the_writers_write():
 
     assert get_args(RecordIn.model_fields["format"].annotation) == (FORMAT,)
     assert get_args(MatchIn.model_fields["format"].annotation) == (MATCH_FORMAT,)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_a_deal_replayed_from_its_pack_is_the_records_replay(rulesets, path):
+    """``Deal.replayed(upto)`` gives the position the record's replay gives at every length
+    (the hands, table, piles, open oversights, turn and phase), and refuses a length out of
+    range."""
+    from tutor.engine.errors import UsageError
+
+    rec = json.loads(path.read_text())
+    deal = replay(rec, rulesets)
+    for upto in range(len(deal.history) + 1):
+        mine, theirs = deal.replayed(upto), replay(rec, rulesets, upto=upto)
+        assert to_record(mine, with_result=False) == to_record(theirs, with_result=False)
+        for name in ("hands", "table", "won", "to_move", "phase", "payments"):
+            assert getattr(mine, name) == getattr(theirs, name), (upto, name)
+        assert mine.open_oversights() == theirs.open_oversights()
+    for bad in (-1, len(deal.history) + 1):
+        with pytest.raises(UsageError):
+            deal.replayed(bad)

@@ -159,6 +159,24 @@ def lib() -> sources.Library:
     return sources.load_library()
 
 
+def test_a_pinned_library_is_one_library_until_the_cache_is_cleared(tmp_path, monkeypatch):
+    """Within ``pinned_library`` the library is not looked for again (a learner's sources
+    folder made meanwhile is read after the block), and a cleared cache still reloads."""
+    a = sources.default_library()
+    with sources.pinned_library() as pinned:
+        assert pinned is a
+        monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "another"))
+        (tmp_path / "another" / "sources").mkdir(parents=True)
+        (tmp_path / "another" / "sources" / "tuesday.yaml").write_text(HOUSE, encoding="utf-8")
+        assert sources.default_library() is a
+        with sources.pinned_library() as inner:
+            assert inner is a
+        sources.clear_cache()
+        b = sources.default_library()
+        assert b is not a and "tuesday" in b.rulesets
+    assert "tuesday" in sources.default_library().rulesets
+
+
 # ---------------------------------------------------------------------------------------------
 # The project's own files
 

@@ -4,6 +4,7 @@ every (ruleset, players) the kind applies to, generated once per test session.""
 from __future__ import annotations
 
 import pytest
+from drawn import drawn
 from puzzle_checks import SLOW_KINDS
 
 import tutor.puzzles as P
@@ -40,7 +41,7 @@ def corpus():
 
     def get(kind: str) -> list[P.Puzzle]:
         if kind not in _CORPUS:
-            _CORPUS[kind] = [P.generate(kind, r, n, s) for r, n, s in seeds_for(kind)]
+            _CORPUS[kind] = [drawn(kind, r, n, s) for r, n, s in seeds_for(kind)]
         return _CORPUS[kind]
 
     return get

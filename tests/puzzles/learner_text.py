@@ -17,7 +17,7 @@ import re
 
 import tutor.puzzles as P
 from tutor.engine.cards import EXPECTED
-from tutor.engine.sources import default_library
+from tutor.engine.sources import default_library, pinned_library
 from tutor.puzzles.answers import wrong_answer
 
 #: Answers a learner might type that a puzzle cannot read: each is refused in one line.
@@ -122,9 +122,11 @@ def spread(kind: str, total: int) -> list[tuple[str, int, int]]:
 
 
 def scan(puzzles) -> list[str]:
-    """Every problem in the learner texts of ``puzzles``, ``id: where: what``."""
+    """Every problem in the learner texts of ``puzzles``, ``id: where: what`` (one library
+    throughout: each text is checked for every ruleset's id)."""
     found = []
-    for p in puzzles:
-        for where, text in learner_texts(p):
-            found += problems_in(text, f"{p.id}: {where}")
+    with pinned_library():
+        for p in puzzles:
+            for where, text in learner_texts(p):
+                found += problems_in(text, f"{p.id}: {where}")
     return found

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from drawn import drawn
 
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
@@ -25,7 +26,7 @@ from tutor.puzzles.model import definition
 from tutor.puzzles.render import shown_actions
 
 #: Puzzles drawn: seeds 0..N-1 round-robin over every ruleset and player count, as the
-#: partial-input test draws them.
+#: partial-input test draws them (one drawing a session: :mod:`drawn`).
 N = 176
 
 
@@ -38,9 +39,7 @@ def _combos() -> list[tuple[str, int]]:
 @pytest.fixture(scope="module")
 def puzzles() -> list[P.Puzzle]:
     combos = _combos()
-    return [
-        P.generate("claim-window", *combos[i % len(combos)], i // len(combos)) for i in range(N)
-    ]
+    return [drawn("claim-window", *combos[i % len(combos)], i // len(combos)) for i in range(N)]
 
 
 def _asked(p: P.Puzzle):

@@ -6,6 +6,7 @@ three seeds; one seed in every run)."""
 from __future__ import annotations
 
 import pytest
+from drawn import drawn
 from learner_text import problems_in, scan, spread
 from support import lesson_puzzles
 
@@ -20,7 +21,7 @@ _PUZZLES: dict[str, list] = {}
 
 def puzzles_of(kind: str) -> list:
     if kind not in _PUZZLES:
-        _PUZZLES[kind] = [P.generate(kind, r, n, s) for r, n, s in spread(kind, PER_KIND)]
+        _PUZZLES[kind] = [drawn(kind, r, n, s) for r, n, s in spread(kind, PER_KIND)]
     return _PUZZLES[kind]
 
 

@@ -37,6 +37,7 @@ and source-quiz's "which source" asked of each source in turn (0.48 of 0.30 -> 0
 from __future__ import annotations
 
 import pytest
+from drawn import drawn
 from partial_input import Item, cross_validate, items, score_puzzles
 
 import tutor.puzzles as P
@@ -127,7 +128,7 @@ def draw(kind: str, total: int) -> list[P.Puzzle]:
     out: dict[str, P.Puzzle] = {}
     for i in range(total):
         r, n = combos[i % len(combos)]
-        p = P.generate(spec, r, n, (i // len(combos)) * stride)
+        p = drawn(spec, r, n, (i // len(combos)) * stride)
         out.setdefault(p.id, p)
     return list(out.values())
 
@@ -175,7 +176,7 @@ def test_no_other_kind_asks_a_single_choice(kind):
     lib = default_library()
     combos = [(r, n) for r in P.applicable_rulesets(kind) for n in lib.rulesets[r].player_counts]
     count = 4 if P.generators.kind_of(kind).analysed else 24
-    sample = [P.generate(kind, *combos[i % len(combos)], i // len(combos)) for i in range(count)]
+    sample = [drawn(kind, *combos[i % len(combos)], i // len(combos)) for i in range(count)]
     assert [it.pid for p in sample for it in items(p)] == []
 
 

@@ -8,9 +8,10 @@ the timeline's nudge."""
 from __future__ import annotations
 
 import pytest
+from shipped import shipped_course
 
 import tutor.puzzles as P
-from tutor.teaching.lessons import check_lessons, load_course, puzzle_seed
+from tutor.teaching.lessons import check_lessons, puzzle_seed
 from tutor.teaching.lessons._course_checks import serve_problems
 
 _FRONT = """\
@@ -62,12 +63,12 @@ def test_a_drawn_puzzle_that_does_not_serve_fails_the_check(tmp_path):
 
 
 def test_the_course_lists_what_serves_each_objective_and_pins_every_block():
-    for lesson in load_course():
+    for lesson in shipped_course():
         for oid in lesson.objective_ids:
             assert lesson.objective_themes.get(oid), (lesson.id, oid)
         for b in lesson.blocks("puzzle"):
             assert b.data["theme"], (lesson.id, b.line)
-    assert serve_problems(load_course(), draws=4, whole_course=True) == []
+    assert serve_problems(shipped_course(), draws=4, whole_course=True) == []
 
 
 def test_a_refused_declaration_does_not_ask_for_a_declaration():
@@ -82,7 +83,7 @@ def test_a_refused_declaration_does_not_ask_for_a_declaration():
             break
     assert found is not None
     assert "declaration" in found.themes and "declaration" not in found.asks
-    course = {lesson.id: lesson for lesson in load_course()}
+    course = {lesson.id: lesson for lesson in shipped_course()}
     lesson = course["declarations"]
     block = lesson.objective_blocks("declare")[0]
     assert block.data["theme"] == "prial"
@@ -98,7 +99,7 @@ def test_a_refused_declaration_does_not_ask_for_a_declaration():
 
 def test_the_five_player_settlement_is_set_for_five():
     """Lesson 7's "settle a five-player deal" drew two three-player deals."""
-    lesson = {x.id: x for x in load_course()}["settlement"]
+    lesson = {x.id: x for x in shipped_course()}["settlement"]
     block = lesson.objective_blocks("settle")[0]
     for s in range(4):
         for n in range(block.data["count"]):
@@ -119,7 +120,7 @@ def test_who_may_claim_and_until_when_is_asked_and_graded_by_the_engine():
     and :meth:`Deal.claimants`), and each answer is right in a quarter of the puzzles."""
     from collections import Counter
 
-    lesson = {x.id: x for x in load_course()}["oversights"]
+    lesson = {x.id: x for x in shipped_course()}["oversights"]
     block = lesson.objective_blocks("who")[0]
     assert block.data["kind"].startswith("claim-window/claim-window")
     cases: Counter = Counter()
@@ -183,4 +184,4 @@ def test_the_timeline_nudge_says_too_early_or_too_late():
 @pytest.mark.slow
 def test_every_drawn_puzzle_serves_its_objective_at_50_seeds():
     """``laugh lessons check`` as shipped: every block of the course at 50 lesson seeds."""
-    assert serve_problems(load_course(), draws=50, whole_course=True) == []
+    assert serve_problems(shipped_course(), draws=50, whole_course=True) == []

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
+from shipped import shipped_course
 from test_lessons import problems_of, write
 
 from tutor.app.blocks import render_simulate
@@ -18,13 +19,12 @@ from tutor.engine.errors import DataError
 from tutor.engine.simulate import SKILL_FORMAT, SkillStudy, play_skill_deal
 from tutor.teaching.blockdata import ruleset_name
 from tutor.teaching.figures import skill_figures, skill_path
-from tutor.teaching.lessons import load_course
 
 FIGURES = json.loads(skill_path().read_text(encoding="utf-8"))
 
 
 def _block():
-    lesson = next(les for les in load_course() if les.id == "sources-compared")
+    lesson = next(les for les in shipped_course() if les.id == "sources-compared")
     return next(b for b in lesson.blocks("simulate") if "skill" in b.data)
 
 

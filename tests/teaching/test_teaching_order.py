@@ -7,20 +7,20 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from shipped import shipped_course
 from support import lesson_puzzles
 
 import tutor.puzzles as P
 from tutor.teaching.lessons import (
     check_lessons,
     lesson_files,
-    load_course,
     puzzle_seed,
     teaching_problems,
 )
 
 
 def test_every_lesson_puzzle_is_taught_by_then_and_no_harder_than_allowed():
-    for lesson in load_course():
+    for lesson in shipped_course():
         stem = lesson.path.stem
         for seed in (0, 1, 2):
             for _, p in lesson_puzzles(lesson, seed):
@@ -32,7 +32,7 @@ def test_every_lesson_puzzle_is_taught_by_then_and_no_harder_than_allowed():
 
 
 def test_the_early_lessons_pose_what_they_teach():
-    course = {lesson.id: lesson for lesson in load_course()}
+    course = {lesson.id: lesson for lesson in shipped_course()}
     kinds = {
         lid: {b.data["kind"].split("@")[0] for b in les.blocks("puzzle")}
         for lid, les in course.items()
@@ -95,13 +95,13 @@ def load_course_problems(folder):
 
 @pytest.mark.xdist_group("course_check")  # the shared check: tests/conftest.py
 def test_the_shipped_course_has_no_teaching_problems(course_check):
-    assert teaching_problems(load_course()) == []
+    assert teaching_problems(shipped_course()) == []
     status, out, _ = course_check  # check_lessons() as `laugh lessons check` runs it
     assert status == 0 and out.endswith("lessons checked: no problems\n"), out
 
 
 def test_puzzles_are_numbered_across_the_lesson():
-    lesson = next(les for les in load_course() if les.id == "capturing")
+    lesson = next(les for les in shipped_course() if les.id == "capturing")
     slots = lesson.puzzle_slots()
     assert len(slots) == lesson.puzzle_count
     numbers = [lesson.puzzle_number(b, n) for b, n in slots]
@@ -137,7 +137,7 @@ parlett:deal-eight
 
 
 def test_every_course_objective_is_tested_by_a_puzzle_block():
-    for lesson in load_course():
+    for lesson in shipped_course():
         assert lesson.objective_ids and len(lesson.objective_ids) == len(lesson.objectives)
         for oid in lesson.objective_ids:
             assert lesson.objective_blocks(oid), (lesson.id, oid)
@@ -208,7 +208,7 @@ def test_a_puzzle_whose_board_shows_a_later_rule_does_not_fit_an_early_lesson():
         == "their boards show a claim of a mistake (taught in 08-oversights)"
     )
     # a lesson's puzzles never show what it has not taught
-    for lesson in load_course():
+    for lesson in shipped_course():
         for b in lesson.blocks("puzzle"):
             for n in range(b.data["count"]):
                 p = P.generate(
@@ -227,7 +227,7 @@ def test_every_explanation_points_to_a_page_of_the_course_that_teaches_it():
 
     from tutor.puzzles.render import taught_line
 
-    course = {lesson.path.stem: lesson for lesson in load_course()}
+    course = {lesson.path.stem: lesson for lesson in shipped_course()}
     for kind in P.KINDS:
         pages = P.definition(kind).pages
         assert pages, kind

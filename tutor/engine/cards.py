@@ -82,9 +82,6 @@ _SUIT_LOOKUP.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
 _RANK_LOOKUP = {c: i for i, c in enumerate(RANKS)}
 _RANK_LOOKUP["10"] = 9
 _RANK_LOOKUP["1"] = 0  # never produced; "1" alone is refused below with a hint
-#: Each card's record code (``7H``, ``TS``) and the card it reads as: the spelling records hold,
-#: looked up at once (a record's pack is 52 of them); any other spelling is read in full.
-_CODE_CARD = {RANKS[r] + SUITS[s]: r * 4 + s for r in range(13) for s in range(4)}
 
 EXPECTED = (
     "a rank (A 2-9 T/10 J Q K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), for example 7H, 10♥ or qs"
@@ -145,11 +142,16 @@ def parse_card(text: str) -> int:
     Returns the card as an int 0-51.  Raises :class:`NotationError` that names the input and says
     what is expected.
     """
+    card = _SPELLED.get(text) if type(text) is str else None
+    if card is not None:  # a spelling without spaces, read once below (a record's ``7H``)
+        return card
+    return _parse_card(text)
+
+
+def _parse_card(text: str) -> int:
+    """:func:`parse_card` read character by character."""
     if not isinstance(text, str):
         raise _not_a_card(text, f"expected {EXPECTED}")
-    card = _CODE_CARD.get(text)
-    if card is not None:
-        return card
     t = text.strip().replace("\ufe0f", "")
     if len(t) < 2:
         raise _not_a_card(text, f"expected {EXPECTED}")
@@ -161,6 +163,18 @@ def parse_card(text: str) -> int:
     if rank is None or rank_part == "1":
         raise _not_a_card(text, f"{_shown(rank_part)} is not a rank; expected {EXPECTED}")
     return rank * 4 + suit
+
+
+#: Every spelling of a card with no space around it, rank and suit each in upper or lower case
+#: (``7H``, ``7h``, ``10♥``, ``TS``), read by :func:`_parse_card` once: a deal record's hundreds
+#: of card codes are then looked up, not parsed.
+_SPELLED: dict[str, int] = {
+    spelled: _parse_card(spelled)
+    for r in _RANK_LOOKUP
+    if r != "1"
+    for su in _SUIT_LOOKUP
+    for spelled in {r + su, r.lower() + su, r + su.lower(), r.lower() + su.lower()}
+}
 
 
 def _not_a_card(text: object, detail: str) -> NotationError:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tutor.engine.errors import UsageError
 from tutor.engine.records import replay
-from tutor.engine.sources import default_library
+from tutor.engine.sources import pinned_library
 from tutor.puzzles.base import SET_STRIDE
 from tutor.puzzles.export import PuzzleSet, load_sets
 from tutor.puzzles.generators import (
@@ -159,11 +159,13 @@ def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
 
 
 def recompute_answer(puzzle: Puzzle) -> dict[str, Any]:
-    """The puzzle's answer computed afresh by the engine from its record (replayed)."""
-    rs = default_library().ruleset(puzzle.ruleset, puzzle.players)
-    return kind_of(puzzle.kind).solve(
-        replay(puzzle.record), puzzle.seat, puzzle.data, rs, puzzle.players
-    )
+    """The puzzle's answer computed afresh by the engine from its record (replayed), with one
+    library throughout (:func:`tutor.engine.sources.pinned_library`)."""
+    with pinned_library() as lib:
+        rs = lib.ruleset(puzzle.ruleset, puzzle.players)
+        return kind_of(puzzle.kind).solve(
+            replay(puzzle.record), puzzle.seat, puzzle.data, rs, puzzle.players
+        )
 
 
 def definitions() -> dict[str, Definition]:

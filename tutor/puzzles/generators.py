@@ -35,7 +35,7 @@ from tutor.engine.limits import MAX_ID_SEED, whole_number
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.safetext import clip
-from tutor.engine.sources import Library
+from tutor.engine.sources import Library, pinned_library
 from tutor.puzzles.base import SET_STRIDE, Candidate, Ctx, Plan, PuzzleKind, library, player_name
 from tutor.puzzles.model import Definition, Hints, Puzzle, board_features_table, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
@@ -188,7 +188,14 @@ def plan_of(kind: str, ruleset: str, players: int, seed: int, lib: Library | Non
 
 
 def build(kind: str, ruleset: str, players: int, seed: int) -> Puzzle:
-    """The one puzzle of id ``KIND.RULESET.PLAYERS.SEED`` (arguments already resolved)."""
+    """The one puzzle of id ``KIND.RULESET.PLAYERS.SEED`` (arguments already resolved), made
+    with one library throughout (:func:`tutor.engine.sources.pinned_library`).  Raises
+    UsageError for an unknown ruleset or player count, GenerationError when no attempt fits."""
+    with pinned_library():
+        return _build(kind, ruleset, players, seed)
+
+
+def _build(kind: str, ruleset: str, players: int, seed: int) -> Puzzle:
     defn = definition(kind)
     rs = library().ruleset(ruleset, players)
     gen = kind_of(kind)
@@ -437,10 +444,24 @@ def search(
     message says why the puzzles found did not fit, such as a board that shows a rule taught
     later).
     """
+    with pinned_library():
+        return _search(spec, ruleset, players, seed, difficulty, exclude, unlike, bound)
+
+
+def _search(
+    spec: str,
+    ruleset: str | None,
+    players: int | None,
+    seed: int,
+    difficulty: int | None,
+    exclude: tuple[str, ...],
+    unlike: Puzzle | None,
+    bound: int | None,
+) -> Puzzle:
     kind, theme, lesson = parse_spec(spec)
     if theme is None and lesson is None and difficulty is None and not exclude and unlike is None:
         rid, n = resolve_choice(kind, ruleset, players, seed)
-        return build(kind, rid, n, seed)
+        return _build(kind, rid, n, seed)
     gen = kind_of(kind)
     if bound is None:
         bound = THEME_SEARCH if theme or lesson else DIFFICULTY_SEARCH
@@ -455,7 +476,7 @@ def search(
             )
             continue
         try:
-            p = build(kind, rid, n, s)
+            p = _build(kind, rid, n, s)
         except GenerationError:
             continue
         if p.id in exclude or (unlike is not None and same_question(p, unlike)):

@@ -946,6 +946,22 @@ class Deal:
         other._undo = []
         return other
 
+    def replayed(self, upto: int) -> Deal:
+        """A new deal: this one as it stood after its first ``upto`` actions (0 to
+        ``len(history)``), dealt again from its pack and those actions applied, as
+        :func:`tutor.engine.records.replay` of its record with ``upto`` gives it, without
+        writing and reading the record (its actions were legal when made, so they are not
+        checked again).  Raises :class:`~tutor.engine.errors.UsageError` for a position built
+        by hand (it has no pack) or an ``upto`` outside that range."""
+        if self.pack is None:
+            raise UsageError("a position built by hand has no pack: it cannot be replayed")
+        if not 0 <= upto <= len(self.history):
+            raise UsageError(f"upto must be from 0 to {len(self.history)}, got {upto}")
+        deal = Deal(self.ruleset, self.n, self.dealer, self.pack)
+        for a in self.history[:upto]:
+            deal.apply_unchecked(a)
+        return deal
+
     def _next_in_play(self, seat: int) -> int:
         n = self.n
         q = (seat + 1) % n

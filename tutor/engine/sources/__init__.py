@@ -28,7 +28,9 @@ This module is the public API (import from here); behind it, private modules:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from tutor.engine import data as _data
@@ -77,6 +79,7 @@ __all__ = [
     "load_library",
     "normalise",
     "parse_date",
+    "pinned_library",
     "ruleset_ids",
     "set_extra_dirs",
     "set_notice",
@@ -170,6 +173,10 @@ _extra_dirs: tuple[Path, ...] = ()
 _cache: tuple[tuple[object, ...], Library] | None = None
 _notice: Callable[[str], None] | None = None
 _noticed: set[str] = set()
+#: How many times the cache was cleared (a pinned library from before a clear is not used).
+_cleared = 0
+#: The library :func:`pinned_library` holds for this thread or task: ``(_cleared then, lib)``.
+_pinned: ContextVar[tuple[int, Library] | None] = ContextVar("_pinned", default=None)
 
 
 def set_notice(notice: Callable[[str], None] | None) -> None:
@@ -189,8 +196,9 @@ def set_extra_dirs(dirs: Iterable[Path | str]) -> None:
 
 def clear_cache() -> None:
     """Forget the cached :func:`default_library` so the next call reloads the files."""
-    global _cache
+    global _cache, _cleared
     _cache = None
+    _cleared += 1
 
 
 #: The variables :func:`laugh_home` and :func:`~tutor.engine.data.source_texts_dir` follow: the
@@ -242,6 +250,9 @@ def default_library(verify: bool = True) -> Library:
     in its text.
     """
     global _cache
+    pinned = _pinned.get()
+    if pinned is not None and pinned[0] == _cleared:
+        return pinned[1]
     key = _cache_key()
     if _cache is None or _cache[0] != key:
         _cache = (key, load_library(_extra_dirs))
@@ -254,6 +265,22 @@ def default_library(verify: bool = True) -> Library:
     if verify and lib.unchecked is None:
         verify_quotations(lib, source_texts_dir())
     return lib
+
+
+@contextmanager
+def pinned_library() -> Iterator[Library]:
+    """Within the ``with`` block, :func:`default_library` returns the library it returned on
+    entry (yielded) without looking again at the folders it is read from: one piece of work
+    (a puzzle's generation, which asks for it tens of thousands of times, each a few file-system
+    look-ups) sees one library throughout.  For this thread or asyncio task only
+    (a :class:`~contextvars.ContextVar`); :func:`clear_cache` and :func:`set_extra_dirs` still
+    take effect inside the block.  Raises as :func:`default_library`."""
+    lib = default_library()
+    token = _pinned.set((_cleared, lib))
+    try:
+        yield lib
+    finally:
+        _pinned.reset(token)
 
 
 def source_text(source: Source) -> str | None:

@@ -39,7 +39,6 @@ from typing import Any
 from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal, Oversight
 from tutor.engine.parameters import claim_window, rule_words
-from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import Declaration, OversightKind
 from tutor.puzzles.base import (
@@ -70,7 +69,7 @@ AGO = {1: "One action ago", 2: "Two actions ago", 3: "Three actions ago"}
 def _then(deal: Deal, index: int, rank: int) -> Oversight | None:
     """The oversight of ``rank`` the action at history ``index`` opened, found on the deal
     replayed just after it (None when it opened none)."""
-    then = replay(to_record(deal, with_result=False), upto=index + 1)
+    then = deal.replayed(index + 1)
     return next((o for o in then.open_oversights() if o.index == index and o.rank == rank), None)
 
 
@@ -219,7 +218,7 @@ class ClaimWindow(OneLetterKind):
             variant = OversightKind(o.kind).value
             themes.append(variant.replace("_", "-"))
         else:
-            before = replay(to_record(deal, with_result=False), upto=index)
+            before = deal.replayed(index)
             a = deal.history[index]
             if a.kind == "lie_down":
                 findings = before.lie_down_oversights(a.player)

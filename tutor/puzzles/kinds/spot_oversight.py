@@ -49,7 +49,7 @@ from tutor.engine.deal import (
 )
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
-from tutor.engine.records import replay, to_record
+from tutor.engine.records import to_record
 from tutor.engine.rule_bots import RandomSource
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
@@ -706,7 +706,7 @@ class SpotOversight(PuzzleKind):
         history: list[int] = []
         if earlier:  # a pair laid down before the last action, still on the table
             rank = earlier[1]
-            then = replay(to_record(deal, with_result=False), upto=earlier[0] + 1)
+            then = deal.replayed(earlier[0] + 1)
             facts["whereabouts"] = self._pair_whereabouts(then, seat, rank, laid.cards)
             facts["actor"] = player_name(laid.player, seat)
             history = [earlier[0]]
