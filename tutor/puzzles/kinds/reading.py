@@ -142,6 +142,21 @@ ANSWER_WORDS = {
     OPEN: "the text leaves it open",
     OTHER: "the text gives some other value",
 }
+#: The status form's nudge after a wrong first answer, by the answer chosen: what that answer
+#: claims of the sentence, to be checked again.  It is worked out from the chosen answer alone,
+#: so that it tells nothing of the right one (a wrong first answer is no probe,
+#: tests/puzzles/test_nudge_probe.py); it was chosen by the pair of chosen and right answers,
+#: and a learner who answered A first read the right letter off it two times in three.
+_NUDGES = {
+    SAYS: "that answer says the sentence gives this value in so many words. Which of its "
+    "words say it?",
+    READ: "that answer says a close reading of the sentence gives this value, though it does "
+    "not say so outright. Which of its words give it, and do they give this value?",
+    OPEN: "that answer says the sentence gives no value of it at all. Read again what it says "
+    "happens, and to whom: does that decide it?",
+    OTHER: "that answer says the sentence gives a value other than this one. Read again what it "
+    "says happens, and to whom: which value is it?",
+}
 #: The variants, in the order consecutive seeds take them: ``status`` (one sentence and a
 #: value: does the text say it, does a close reading give it, does it leave it open, or does
 #: it give some other value?) and ``compare`` (the same rule in several sources' words side
@@ -632,24 +647,10 @@ class Reading(PuzzleKind):
         right = p.answer["letter"]
         if got[0] == right:
             return Verdict(True, f"Right: {right}.")
-        said, want = ANSWERS[LETTERS.index(got[0])], p.answer["how"]
-        if {said, want} == {SAYS, READ}:
-            nudge = (
-                "the value is the one the sentence gives, but not how it gives it: does it "
-                "say so in so many words, or do you read it from them?"
-            )
-        elif want == OPEN:
-            nudge = "ask whether the sentence gives any value of it at all"
-        elif said == OPEN:
-            nudge = "the sentence does decide it: which value do its words give?"
-        elif want == OTHER:
-            nudge = "read again what the sentence says happens, and to whom: is it this value?"
-        else:
-            nudge = "read again what the sentence says happens, and to whom: which value is it?"
         return Verdict(
             False,
             f"Not quite: it is {right}, not {got[0]}.",
-            retry=f"Not yet: {nudge}" + ("" if nudge.endswith("?") else "."),
+            retry=f"Not yet: {_NUDGES[ANSWERS[LETTERS.index(got[0])]]}",
         )
 
     def _check_compare(self, p: Puzzle, text: str) -> Verdict:
