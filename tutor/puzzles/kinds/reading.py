@@ -146,16 +146,17 @@ ANSWER_WORDS = {
 #: claims of the sentence, to be checked again.  It is worked out from the chosen answer alone,
 #: so that it tells nothing of the right one (a wrong first answer is no probe,
 #: tests/puzzles/test_nudge_probe.py); it was chosen by the pair of chosen and right answers,
-#: and a learner who answered A first read the right letter off it two times in three.
+#: and a learner who answered A first read the right letter off it two times in three.  (No
+#: nudge has the word "a": a letter standing alone in a nudge is taken for the answer.)
 _NUDGES = {
     SAYS: "that answer says the sentence gives this value in so many words. Which of its "
     "words say it?",
-    READ: "that answer says a close reading of the sentence gives this value, though it does "
-    "not say so outright. Which of its words give it, and do they give this value?",
+    READ: "that answer says this value is read from the sentence's words, though they do not "
+    "say so outright. Which of its words give it, and do they give this value?",
     OPEN: "that answer says the sentence gives no value of it at all. Read again what it says "
     "happens, and to whom: does that decide it?",
-    OTHER: "that answer says the sentence gives a value other than this one. Read again what it "
-    "says happens, and to whom: which value is it?",
+    OTHER: "that answer says the sentence gives some value other than this one. Read again what "
+    "it says happens, and to whom: which value is it?",
 }
 #: The variants, in the order consecutive seeds take them: ``status`` (one sentence and a
 #: value: does the text say it, does a close reading give it, does it leave it open, or does
