@@ -583,6 +583,10 @@ _RULE_PHRASES = (
     "declaration takes your turn",
     "declaration is a free action",
     "open to your claim",
+    "takes your turn",
+    "may not be declared",
+    "still be there",
+    "when you cannot capture",
 )
 
 

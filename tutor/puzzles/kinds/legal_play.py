@@ -247,7 +247,6 @@ _SHORT_WHY = {
     "must_declare": "lies down while another move is possible",
     "captured_this_turn": "lies down while another move is possible",
     "no_capture_yet": "ends a turn that has not captured yet",
-    "declaration_is_a_turn": "is a declaration, which takes your turn under this ruleset",
 }
 _SHORT_BY_KIND = {
     "capture": "is not a capture you may make now",
@@ -275,9 +274,13 @@ def _short_why(deal: Deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
     answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
     (:data:`_SHORT_WHY`): a capture form the ruleset does not allow, one card taking two,
-    another rank, lying down while a move is possible, a declaration that is not allowed now."""
+    another rank, lying down while a move is possible, a declaration that is not allowed now
+    (one out of turn under ``hand_plays: turn``: :attr:`~tutor.engine.game.Game.
+    declaration_timing`)."""
     why = deal.why_illegal(a)
     code = why.code if why is not None else ""
+    if code == "declaration_is_a_turn":  # the rule in the Game's words
+        return f"is a declaration, and {deal.game.declaration_timing}"
     return _SHORT_WHY.get(code) or _SHORT_BY_KIND.get(
         a.kind, "is a declaration you may not make now"
     )
