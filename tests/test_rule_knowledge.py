@@ -32,13 +32,16 @@ And every rule in the engine (issue 43):
   action its :attr:`~tutor.engine.deal.Action.declared`;
 - no sentence of the rules is written outside the engine ("you may not claim it; the others
   may", "it is not dead: ...", "so it is no mistake", "you cannot capture sevens now", "a
-  declaration takes your turn", "open to your claim": :data:`_RULE_PHRASES`): the engine words
-  it (:meth:`~tutor.engine.deal.Deal.why_not_claimant`, :meth:`~tutor.engine.deal.Deal.
-  dead_pair_reason`, :meth:`~tutor.engine.deal.LaidDown.why_closed`, :meth:`~tutor.engine.
-  deal.Deal.why_no_capture`, :meth:`~tutor.engine.deal.Deal.dead_pair_declarable`,
-  :meth:`~tutor.engine.deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.
-  declaration_timing`, :attr:`~tutor.engine.game.Game.capture_limit`, ...) and a screen says
-  its Reason;
+  declaration takes your turn", "open to your claim", "the sevens may not be declared now
+  (...)", "every capture you can make now will still be there", "lie down (when you cannot
+  capture)": :data:`_RULE_PHRASES`): the engine words it (:meth:`~tutor.engine.deal.Deal.
+  why_not_claimant`, :meth:`~tutor.engine.deal.Deal.dead_pair_reason`, :meth:`~tutor.engine.
+  deal.LaidDown.why_closed`, :meth:`~tutor.engine.deal.Deal.why_no_capture`,
+  :meth:`~tutor.engine.deal.Deal.dead_pair_declarable`, :meth:`~tutor.engine.deal.Deal.
+  why_not_declarable`, :meth:`~tutor.engine.deal.Deal.nothing_at_risk`, :meth:`~tutor.engine.
+  deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.declaration_timing`,
+  :attr:`~tutor.engine.game.Game.capture_limit`, :data:`~tutor.engine.reasons.LIE_DOWN_WHEN`,
+  ...) and a screen says its Reason;
 - no ruleset parameter whose value is a structure is tested for presence (``rs.lie_down_pays
   is not None``, ``bool(rs.match_format)``, ``not rs.oversights``): the Game says the rule
   (:attr:`~tutor.engine.game.Game.lying_down_pays`, ``has_match_format``,
@@ -823,6 +826,10 @@ def one(deal, rs, seat, mine, found, who, ranks):
     sheet = bool(rs.match_format) and not rs.oversights
     if rs.match_format:
         pass
+    short = "is a declaration, which takes your turn under this ruleset"
+    refused = f"the {RANK_PLURALS[x]} may not be declared now ({why})"
+    safe = "None of them is at risk: every capture you can make now will still be there"
+    line = ("", "  ld            lie down (when you cannot capture)")
 """
 SENTENCE_FINE = '''
 def two(deal, rs, seat, o, names, who):
@@ -841,12 +848,17 @@ def two(deal, rs, seat, o, names, who):
     line = "No mistakes: every claim made" if pays else "a pair you named is not dead"
     if rs.bonus_to is not None and deal.result.leftovers_to is not None:
         pass
+    short = f"is a declaration, and {deal.game.declaration_timing}"
+    refused = deal.why_not_declarable(seat, x, why).words(seat, names)
+    safe = f"None of them is at risk: {deal.nothing_at_risk(seat).words(seat)}."
+    line = ("", f"  ld            lie down ({LIE_DOWN_WHEN})")
+    ask = "For each rank you can capture, ask: could an opponent take it before your next turn?"
 '''
 
 
 def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engine_s_way():
     found = rule_sentences(SENTENCE_BREACHES)
-    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], found
+    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 21], found
     found = parameter_presence(SENTENCE_BREACHES)
     assert sorted(ln for ln, _ in found) == [14, 15, 15, 16], found
     assert rule_sentences(SENTENCE_FINE) == []
