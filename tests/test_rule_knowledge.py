@@ -858,7 +858,9 @@ def two(deal, rs, seat, o, names, who):
 
 def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engine_s_way():
     found = rule_sentences(SENTENCE_BREACHES)
-    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 21], found
+    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 21], (
+        found
+    )
     found = parameter_presence(SENTENCE_BREACHES)
     assert sorted(ln for ln, _ in found) == [14, 15, 15, 16], found
     assert rule_sentences(SENTENCE_FINE) == []

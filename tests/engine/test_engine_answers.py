@@ -274,7 +274,7 @@ def test_a_pair_that_may_not_be_declared_now_is_the_engine_s_verdict(rulesets):
 
 
 def test_no_capture_at_risk_is_the_engine_s_verdict(rulesets):
-    """"Every capture you can make now will still be there" is the engine's (issue 43), said
+    """ "Every capture you can make now will still be there" is the engine's (issue 43), said
     only where there are captures and none is at risk."""
     rs = rulesets["parlett"]
     safe = position(rs, 3, hands=["3C 4C", "5C", "6C"], table="3D 3H 4D 4H", to_move=0)

@@ -1456,9 +1456,7 @@ class Deal:
             p=Seat(seat),
         )
 
-    def why_not_declarable(
-        self, seat: int, rank: int, why: Reason | None = None
-    ) -> Reason | None:
+    def why_not_declarable(self, seat: int, rank: int, why: Reason | None = None) -> Reason | None:
         """The verdict that ``seat`` may not declare its cards of ``rank`` now (a
         :class:`~tutor.engine.reasons.Reason` of code ``not_declarable``: "the sevens may not be
         declared now (it is not dead: ...)"; RULES.md 3.4, 6), the reason in brackets ``why``

@@ -69,7 +69,6 @@ def pairs_held(deal: Deal, seat: int) -> list[int]:
     return [r for r, s in sets_of(deal.hand(seat)).items() if s is CardSet.PAIR]
 
 
-
 def _not_now(deal: Deal, seat: int, rank: int, why: Reason) -> Reason:
     """The engine's verdict that ``seat``'s pair of ``rank`` may not be declared now, ``why``
     in brackets (:meth:`~tutor.engine.deal.Deal.why_not_declarable`)."""
