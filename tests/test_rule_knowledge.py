@@ -42,6 +42,9 @@ And every rule in the engine (issue 43):
   deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.declaration_timing`,
   :attr:`~tutor.engine.game.Game.capture_limit`, :data:`~tutor.engine.reasons.LIE_DOWN_WHEN`,
   ...) and a screen says its Reason;
+- no puzzle definition (``puzzles/*.yaml``) keeps a rule's sentences by the values of its
+  parameter (``words: {hand_plays: {free: ..., turn: ...}}``: :func:`rule_word_maps`): the
+  kind says the Game's (:attr:`~tutor.engine.game.Game.declaration_timing`);
 - no ruleset parameter whose value is a structure is tested for presence (``rs.lie_down_pays
   is not None``, ``bool(rs.match_format)``, ``not rs.oversights``): the Game says the rule
   (:attr:`~tutor.engine.game.Game.lying_down_pays`, ``has_match_format``,
@@ -608,6 +611,43 @@ def rule_sentences(source: str) -> list[tuple[int, str]]:
     ]
 
 
+def rule_word_maps(text: str) -> list[tuple[int, str]]:
+    """Where a puzzle definition (``puzzles/*.yaml``, its text) keeps the sentences of a rule
+    that a ruleset's value picks: a map named for a ruleset parameter and keyed by that
+    parameter's values (``words: {hand_plays: {free: "...", turn: "..."}}``), from which a kind
+    takes the sentence under its ruleset's value.  The Game says the rule under the value
+    (:attr:`~tutor.engine.game.Game.declaration_timing`, ...).  Other words of a definition are
+    data a teacher edits (questions, hints, nudges, option texts keyed by a case or an
+    oversight's kind); they are not read here."""
+    import yaml
+
+    sys.path.insert(0, str(ROOT))
+    from tutor.engine.values import ENUMS
+
+    enums = {name: {str(m) for m in e} for name, e in ENUMS.items()}
+    out: list[tuple[int, str]] = []
+    todo = [yaml.compose(text)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.SequenceNode):
+            todo += node.value
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        for key, value in node.value:
+            todo.append(value)
+            name = key.value if isinstance(key, yaml.ScalarNode) else None
+            if (
+                name in enums
+                and isinstance(value, yaml.MappingNode)
+                and value.value
+                and all(isinstance(k, yaml.ScalarNode) for k, _ in value.value)
+                and {k.value for k, _ in value.value} <= enums[name]
+                and all(isinstance(v, yaml.ScalarNode) for _, v in value.value)
+            ):
+                out.append((key.start_mark.line + 1, name))
+    return sorted(out)
+
+
 def _outside_engine(root: Path):
     for path in sorted((root / "tutor").rglob("*.py")):
         rel = path.relative_to(root)
@@ -646,6 +686,11 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
         out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in error_text_munging(text, errors)]
         out["presence"] += [f"{rel}:{ln}: {src}" for ln, src in parameter_presence(text)]
         out["rule_sentences"] += [f"{rel}:{ln}: {src}" for ln, src in rule_sentences(text)]
+    out["rule_word_maps"] = [
+        f"{path.relative_to(root)}:{ln}: {name}"
+        for path in sorted((root / "puzzles").glob("*.yaml"))
+        for ln, name in rule_word_maps(path.read_text(encoding="utf-8"))
+    ]
     return out
 
 
@@ -699,6 +744,11 @@ def test_no_module_outside_the_engine_tests_a_parameter_for_presence():
 @pytest.mark.xdist_group("rule_knowledge")
 def test_no_module_outside_the_engine_writes_a_rule_sentence():
     assert findings()["rule_sentences"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_puzzle_definition_keeps_a_rule_s_sentences_by_its_values():
+    assert findings()["rule_word_maps"] == []
 
 
 # -- the checks can fail ------------------------------------------------------------------------
@@ -865,6 +915,31 @@ def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engi
     assert sorted(ln for ln, _ in found) == [14, 15, 15, 16], found
     assert rule_sentences(SENTENCE_FINE) == []
     assert parameter_presence(SENTENCE_FINE) == []
+
+
+#: A puzzle definition keeping a rule's sentences by its values (line 3), and one keeping words
+#: a teacher edits: names and nudges by an oversight's kind, a quotation by parameter.
+WORD_MAP_BREACH = """
+words:
+  hand_plays:
+    free: Under this ruleset a declaration is a free action, made at any time.
+    turn: Under this ruleset a declaration is your whole turn.
+"""
+WORD_MAP_FINE = """
+quotes:
+  default:
+    - {parameter: hand_plays, limit: 1}
+words:
+  oversight_names:
+    split_prial: a split prial
+  nudges:
+    split_prial: Look at {moment}.
+"""
+
+
+def test_the_word_map_check_catches_its_breach_and_passes_the_engine_s_way():
+    assert rule_word_maps(WORD_MAP_BREACH) == [(3, "hand_plays")]
+    assert rule_word_maps(WORD_MAP_FINE) == []
 
 
 if __name__ == "__main__":

@@ -174,10 +174,9 @@ class DeadPair(PuzzleKind):
             accepted = ["no", "none", "nothing"]
         held = [pretty_cards(c for c in hand if rank_of(c) == r) for r in pairs]
         # the rule said with its status, as the lessons mark it (stated, read, chosen)
-        rule = ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, "")
+        timing = deal.game.declaration_timing  # the rule in the Game's words
         mark = status_mark(library().parameter(ctx.rs.id, "hand_plays").status)
-        if rule and mark:
-            rule = rule.rstrip(".") + mark + "."
+        rule = timing[:1].upper() + timing[1:] + mark + "."
         facts = {
             "pairs": join(held),
             "reasons": "\n".join(lines),

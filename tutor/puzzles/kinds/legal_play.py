@@ -256,6 +256,11 @@ _SHORT_BY_KIND = {
 }
 
 
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence of the engine's begins a hint)."""
+    return text[:1].upper() + text[1:]
+
+
 def _mover(deal: Deal) -> int:
     """The seat to move in ``deal`` (a position a puzzle is built at always has one)."""
     seat = deal.to_move
@@ -459,7 +464,7 @@ class LegalPlay(PuzzleKind):
             "refused": "\n".join(lines_no) or "- none listed.",
             "count": len(groups),
             "example": example,
-            "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
+            "hand_plays": _capital(deal.game.declaration_timing) + ".",  # the Game's words
             "captures": join(
                 [spec("captures").words[f] for f in CaptureForm if ctx.rs.game().allows(f)]
             ),
