@@ -32,13 +32,19 @@ And every rule in the engine (issue 43):
   action its :attr:`~tutor.engine.deal.Action.declared`;
 - no sentence of the rules is written outside the engine ("you may not claim it; the others
   may", "it is not dead: ...", "so it is no mistake", "you cannot capture sevens now", "a
-  declaration takes your turn", "open to your claim": :data:`_RULE_PHRASES`): the engine words
-  it (:meth:`~tutor.engine.deal.Deal.why_not_claimant`, :meth:`~tutor.engine.deal.Deal.
-  dead_pair_reason`, :meth:`~tutor.engine.deal.LaidDown.why_closed`, :meth:`~tutor.engine.
-  deal.Deal.why_no_capture`, :meth:`~tutor.engine.deal.Deal.dead_pair_declarable`,
-  :meth:`~tutor.engine.deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.
-  declaration_timing`, :attr:`~tutor.engine.game.Game.capture_limit`, ...) and a screen says
-  its Reason;
+  declaration takes your turn", "open to your claim", "the sevens may not be declared now
+  (...)", "every capture you can make now will still be there", "lie down (when you cannot
+  capture)": :data:`_RULE_PHRASES`): the engine words it (:meth:`~tutor.engine.deal.Deal.
+  why_not_claimant`, :meth:`~tutor.engine.deal.Deal.dead_pair_reason`, :meth:`~tutor.engine.
+  deal.LaidDown.why_closed`, :meth:`~tutor.engine.deal.Deal.why_no_capture`,
+  :meth:`~tutor.engine.deal.Deal.dead_pair_declarable`, :meth:`~tutor.engine.deal.Deal.
+  why_not_declarable`, :meth:`~tutor.engine.deal.Deal.nothing_at_risk`, :meth:`~tutor.engine.
+  deal.Deal.claim_open`, :attr:`~tutor.engine.game.Game.declaration_timing`,
+  :attr:`~tutor.engine.game.Game.capture_limit`, :data:`~tutor.engine.reasons.LIE_DOWN_WHEN`,
+  ...) and a screen says its Reason;
+- no puzzle definition (``puzzles/*.yaml``) keeps a rule's sentences by the values of its
+  parameter (``words: {hand_plays: {free: ..., turn: ...}}``: :func:`rule_word_maps`): the
+  kind says the Game's (:attr:`~tutor.engine.game.Game.declaration_timing`);
 - no ruleset parameter whose value is a structure is tested for presence (``rs.lie_down_pays
   is not None``, ``bool(rs.match_format)``, ``not rs.oversights``): the Game says the rule
   (:attr:`~tutor.engine.game.Game.lying_down_pays`, ``has_match_format``,
@@ -583,6 +589,10 @@ _RULE_PHRASES = (
     "declaration takes your turn",
     "declaration is a free action",
     "open to your claim",
+    "takes your turn",
+    "may not be declared",
+    "still be there",
+    "when you cannot capture",
 )
 
 
@@ -599,6 +609,43 @@ def rule_sentences(source: str) -> list[tuple[int, str]]:
         and id(n) not in docs
         and any(p in n.value.lower() for p in _RULE_PHRASES)
     ]
+
+
+def rule_word_maps(text: str) -> list[tuple[int, str]]:
+    """Where a puzzle definition (``puzzles/*.yaml``, its text) keeps the sentences of a rule
+    that a ruleset's value picks: a map named for a ruleset parameter and keyed by that
+    parameter's values (``words: {hand_plays: {free: "...", turn: "..."}}``), from which a kind
+    takes the sentence under its ruleset's value.  The Game says the rule under the value
+    (:attr:`~tutor.engine.game.Game.declaration_timing`, ...).  Other words of a definition are
+    data a teacher edits (questions, hints, nudges, option texts keyed by a case or an
+    oversight's kind); they are not read here."""
+    import yaml
+
+    sys.path.insert(0, str(ROOT))
+    from tutor.engine.values import ENUMS
+
+    enums = {name: {str(m) for m in e} for name, e in ENUMS.items()}
+    out: list[tuple[int, str]] = []
+    todo = [yaml.compose(text)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.SequenceNode):
+            todo += node.value
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        for key, value in node.value:
+            todo.append(value)
+            name = key.value if isinstance(key, yaml.ScalarNode) else None
+            if (
+                name in enums
+                and isinstance(value, yaml.MappingNode)
+                and value.value
+                and all(isinstance(k, yaml.ScalarNode) for k, _ in value.value)
+                and {k.value for k, _ in value.value} <= enums[name]
+                and all(isinstance(v, yaml.ScalarNode) for _, v in value.value)
+            ):
+                out.append((key.start_mark.line + 1, name))
+    return sorted(out)
 
 
 def _outside_engine(root: Path):
@@ -639,6 +686,11 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
         out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in error_text_munging(text, errors)]
         out["presence"] += [f"{rel}:{ln}: {src}" for ln, src in parameter_presence(text)]
         out["rule_sentences"] += [f"{rel}:{ln}: {src}" for ln, src in rule_sentences(text)]
+    out["rule_word_maps"] = [
+        f"{path.relative_to(root)}:{ln}: {name}"
+        for path in sorted((root / "puzzles").glob("*.yaml"))
+        for ln, name in rule_word_maps(path.read_text(encoding="utf-8"))
+    ]
     return out
 
 
@@ -692,6 +744,11 @@ def test_no_module_outside_the_engine_tests_a_parameter_for_presence():
 @pytest.mark.xdist_group("rule_knowledge")
 def test_no_module_outside_the_engine_writes_a_rule_sentence():
     assert findings()["rule_sentences"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_puzzle_definition_keeps_a_rule_s_sentences_by_its_values():
+    assert findings()["rule_word_maps"] == []
 
 
 # -- the checks can fail ------------------------------------------------------------------------
@@ -819,6 +876,10 @@ def one(deal, rs, seat, mine, found, who, ranks):
     sheet = bool(rs.match_format) and not rs.oversights
     if rs.match_format:
         pass
+    short = "is a declaration, which takes your turn under this ruleset"
+    refused = f"the {RANK_PLURALS[x]} may not be declared now ({why})"
+    safe = "None of them is at risk: every capture you can make now will still be there"
+    line = ("", "  ld            lie down (when you cannot capture)")
 """
 SENTENCE_FINE = '''
 def two(deal, rs, seat, o, names, who):
@@ -837,16 +898,48 @@ def two(deal, rs, seat, o, names, who):
     line = "No mistakes: every claim made" if pays else "a pair you named is not dead"
     if rs.bonus_to is not None and deal.result.leftovers_to is not None:
         pass
+    short = f"is a declaration, and {deal.game.declaration_timing}"
+    refused = deal.why_not_declarable(seat, x, why).words(seat, names)
+    safe = f"None of them is at risk: {deal.nothing_at_risk(seat).words(seat)}."
+    line = ("", f"  ld            lie down ({LIE_DOWN_WHEN})")
+    ask = "For each rank you can capture, ask: could an opponent take it before your next turn?"
 '''
 
 
 def test_the_sentence_and_presence_checks_catch_their_breaches_and_pass_the_engine_s_way():
     found = rule_sentences(SENTENCE_BREACHES)
-    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], found
+    assert sorted(ln for ln, _ in found) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 21], (
+        found
+    )
     found = parameter_presence(SENTENCE_BREACHES)
     assert sorted(ln for ln, _ in found) == [14, 15, 15, 16], found
     assert rule_sentences(SENTENCE_FINE) == []
     assert parameter_presence(SENTENCE_FINE) == []
+
+
+#: A puzzle definition keeping a rule's sentences by its values (line 3), and one keeping words
+#: a teacher edits: names and nudges by an oversight's kind, a quotation by parameter.
+WORD_MAP_BREACH = """
+words:
+  hand_plays:
+    free: Under this ruleset a declaration is a free action, made at any time.
+    turn: Under this ruleset a declaration is your whole turn.
+"""
+WORD_MAP_FINE = """
+quotes:
+  default:
+    - {parameter: hand_plays, limit: 1}
+words:
+  oversight_names:
+    split_prial: a split prial
+  nudges:
+    split_prial: Look at {moment}.
+"""
+
+
+def test_the_word_map_check_catches_its_breach_and_passes_the_engine_s_way():
+    assert rule_word_maps(WORD_MAP_BREACH) == [(3, "hand_plays")]
+    assert rule_word_maps(WORD_MAP_FINE) == []
 
 
 if __name__ == "__main__":

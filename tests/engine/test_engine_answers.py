@@ -24,6 +24,7 @@ from tutor.engine.errors import (
     IncompleteAction,
     UsageError,
 )
+from tutor.engine.reasons import Reason, Seat
 from tutor.engine.rulesets import scoring_unit
 from tutor.engine.seats import SEAT_NAMES, player_name, seat_names
 from tutor.engine.sources import load_library
@@ -250,6 +251,45 @@ def test_the_word_on_a_pair_puts_its_deadness_first(rulesets):
     )
     with pytest.raises(UsageError):
         dead.dead_pair_reason(1, 2)
+
+
+def test_a_pair_that_may_not_be_declared_now_is_the_engine_s_verdict(rulesets):
+    """The verdict "the threes may not be declared now (...)" is the engine's (issue 43), the
+    reason in brackets said to the same reader as the verdict."""
+    rs = rulesets["parlett"]
+    live = position(rs, 3, hands=["3C 3D", "4C", "5C"], table="9C", won=["", "3H", ""], to_move=0)
+    word = live.why_not_declarable(0, 2)
+    assert word is not None and word.code == "not_declarable"
+    assert word.words(0) == (
+        "the threes may not be declared now (it is not dead: the other two threes are not "
+        "both among the won cards)"
+    )
+    dead = position(rs, 3, hands=["3C 3D", "4C", "5C"], table="9C", won=["3H", "3S", ""], to_move=0)
+    assert dead.dead_pair_declarable(0, 2) is not None
+    assert dead.why_not_declarable(0, 2) is None
+    given = dead.why_not_declarable(0, 2, Reason("{p:@ holds|you hold} them", p=Seat(0)))
+    assert given is not None and given.code == "not_declarable"
+    assert given.words(0).endswith("(you hold them)")
+    assert given.words(1, seat_names(3)).endswith("(Player 0 holds them)")
+
+
+def test_no_capture_at_risk_is_the_engine_s_verdict(rulesets):
+    """ "Every capture you can make now will still be there" is the engine's (issue 43), said
+    only where there are captures and none is at risk."""
+    rs = rulesets["parlett"]
+    safe = position(rs, 3, hands=["3C 4C", "5C", "6C"], table="3D 3H 4D 4H", to_move=0)
+    assert safe.capture_options(0) and not any(o.at_risk for o in safe.capture_options(0))
+    word = safe.nothing_at_risk(0)
+    assert word is not None and word.code == "all_safe"
+    assert word.words(0) == (
+        "every capture you can make now will still be there at your next turn, so you may "
+        "take any of them"
+    )
+    assert word.words(1, seat_names(3)).startswith("every capture Player 0 can make now")
+    risky = position(rs, 3, hands=["3C 4C", "5C 6C", "7C 8C"], table="3D 4D 4H", to_move=0)
+    assert any(o.at_risk for o in risky.capture_options(0))
+    assert risky.nothing_at_risk(0) is None
+    assert safe.nothing_at_risk(1) is None  # no capture at all
 
 
 def test_lying_down_makes_what_lie_down_oversights_said(house):

@@ -240,15 +240,37 @@ def test_a_dead_pair_refused_for_another_reason_is_not_called_live(rulesets):
     sevens = parse_rank("7")
     word = d.dead_pair_reason(1, sevens)
     assert sevens in d.dead_pairs(1) and word.code == "declaration_after_capture"
-    nudge = DeadPair._nudge(SimpleNamespace(seat=1), d, {sevens: word.words(1)}, set())
+    verdict = d.why_not_declarable(1, sevens)
+    assert verdict is not None and verdict.refs["why"] == word
+    nudge = DeadPair._nudge(SimpleNamespace(seat=1), d, {sevens: verdict}, set())
     assert "not dead" not in nudge
     assert nudge == (
         "Not yet: the sevens may not be declared now (under this ruleset a declaration is a "
         "whole turn, and you have captured this turn)."
     )
     live = position(rs, 3, hands=["2C", "7C 7D 9C", "3C"], table="9D", to_move=1)
-    refused = {sevens: live.dead_pair_reason(1, sevens).words(1)}
+    refused = {sevens: live.why_not_declarable(1, sevens)}
     assert "is not dead" in DeadPair._nudge(SimpleNamespace(seat=1), live, refused, set())
+
+
+def test_legal_play_says_a_declaration_out_of_turn_in_the_game_s_words(rulesets):
+    """Legal-play's nudge on a declaration refused as out of turn (``declaration_is_a_turn``,
+    under ``hand_plays: turn``) says the rule in the Game's words (issue 43), not its own.
+    (A puzzle's options are the mover's, so no puzzle shows it; the words stand ready.)"""
+    from support import position
+
+    from tutor.engine.deal import Action
+    from tutor.puzzles.kinds.legal_play import _short_why
+
+    rs = rulesets["wolffauer"]
+    d = position(rs, 3, hands=["2C", "7C 7D 7H", "3C"], table="2D", to_move=0)
+    a = Action.make(1, "declare_prial", (parse_card("7c"), parse_card("7d")), ())
+    why = d.why_illegal(a)
+    assert why is not None and why.code == "declaration_is_a_turn"
+    assert _short_why(d, a) == (
+        "is a declaration, and under this ruleset a declaration takes your turn"
+    )
+    assert rs.game().declaration_timing in _short_why(d, a)
 
 
 def test_count_answers():

@@ -14,7 +14,8 @@ A sentence is a template (:meth:`str.format` fields): ``{p}`` a seat (the name, 
 ``{p:THIRD|SECOND}`` a seat in a phrase, ``THIRD`` with ``@`` for the name when the seat is not
 the reader and ``SECOND`` when it is ("{p:@ holds|you hold}", "{p:@'s|your}", "{p:|you }");
 a :class:`Cards` field is written as cards, a :class:`Seats` field as the seats' names joined
-("you", "Player 1 and Player 3", "Player 0, you and Player 2"), any other field as it is.
+("you", "Player 1 and Player 3", "Player 0, you and Player 2"), a :class:`Reason` field as that
+reason said to the same reader, any other field as it is.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tutor.engine._cardtext import pretty_cards
 __all__ = [
     "CLAIM_AT_ANY_TIME",
     "FALSE_CLAIM",
+    "LIE_DOWN_WHEN",
     "NO_CAPTURE_NAMED",
     "Cards",
     "Reason",
@@ -80,7 +82,8 @@ class Reason(str):
     ``captured_this_turn``, ``whole_hand``; ``no_capture_yet`` and ``one_capture_a_turn`` of an
     end of turn; a declaration's ``declaration_is_a_turn``, ``declaration_after_capture``,
     ``no_such_declaration``, ``declared_cards``, ``live_pair``; the verdicts ``no_capture``
-    (a rank no capture now), ``declarable`` (a dead pair) and ``claimable``; ``rule`` the
+    (a rank no capture now), ``declarable`` and ``not_declarable`` (a dead pair), ``all_safe`` (no
+    capture at risk) and ``claimable``; ``rule`` the
     ruleset parameter it rests on, where one does (``captures``); ``choices`` the legal actions
     an ambiguous input could mean, written after the sentence (``sep`` between) unless the
     screen lists them itself.  A reason of no fields (``Reason(text)``) is the text as it is.
@@ -189,6 +192,8 @@ def _render(
             )
         elif isinstance(v, Cards):
             fields[key] = pretty_cards(tuple(v), symbols)
+        elif isinstance(v, Reason):
+            fields[key] = v.words(reader, names, symbols=symbols)
         else:
             fields[key] = v
     return template.format_map(fields)
@@ -197,6 +202,13 @@ def _render(
 #: The one wording of the claim's moment (RULES.md 4: an oversight is claimed at any moment,
 #: not in turn), said to a player waiting for a turn.
 CLAIM_AT_ANY_TIME = "You may claim an oversight at any time"
+
+
+#: The one wording of when a player lies down, said to that player where no ruleset is at hand
+#: (the moves' help): RULES.md 1 ("lie down: forced when you cannot capture") and 3.4 ("A player
+#: who cannot capture ... must lie down"); the refusals of a lie-down under a ruleset are
+#: :meth:`~tutor.engine.deal.Deal.why_illegal`'s (``must_capture``, ``must_declare``, ...).
+LIE_DOWN_WHEN = "when you cannot capture"
 
 
 #: The one wording of a rank named that is none of a seat's captures now (RULES.md 3.4: a

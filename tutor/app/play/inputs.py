@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from tutor.app.play.mistakes import NAME_ALL
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
-from tutor.engine.reasons import Reason
+from tutor.engine.reasons import LIE_DOWN_WHEN, Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = [
@@ -88,7 +88,7 @@ _HELP_LINES = (
     ("table", "  claim 9s 9d   claim an oversight by its cards, or by rank: claim nines"),
     ("", "  space bar     the claim key, at any moment: then name the cards"),
     ("", "  take          dealer: take the table mournival before play"),
-    ("", "  ld            lie down (when you cannot capture)"),
+    ("", f"  ld            lie down ({LIE_DOWN_WHEN})"),
     ("", "  end turn      end your turn (where several captures a turn are allowed)"),
     ("deal", "  pass / Enter  let the moment go by"),
     ("deal", "  hint          the best move now and its margin (the engine's analysis)"),

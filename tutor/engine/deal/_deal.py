@@ -1456,6 +1456,26 @@ class Deal:
             p=Seat(seat),
         )
 
+    def why_not_declarable(self, seat: int, rank: int, why: Reason | None = None) -> Reason | None:
+        """The verdict that ``seat`` may not declare its cards of ``rank`` now (a
+        :class:`~tutor.engine.reasons.Reason` of code ``not_declarable``: "the sevens may not be
+        declared now (it is not dead: ...)"; RULES.md 3.4, 6), the reason in brackets ``why``
+        where it is given (the refusal of the declaration the seat's words asked for, an
+        :class:`~tutor.engine.errors.IllegalAction`'s reason), else the word on the pair
+        (:meth:`dead_pair_reason`); None when ``why`` is not given and the pair may be declared
+        as a dead pair now (:meth:`dead_pair_declarable`).  Raises UsageError, where ``why`` is
+        not given, when ``seat`` does not hold exactly two cards of ``rank``."""
+        if why is None:
+            if self.dead_pair_declarable(seat, rank) is not None:
+                return None
+            why = self.dead_pair_reason(seat, rank)
+        return Reason(
+            "the {ranks} may not be declared now ({why})",
+            code="not_declarable",
+            ranks=RANK_PLURALS[rank],
+            why=why,
+        )
+
     def claim_open(self, seat: int, rank: int) -> Reason | None:
         """Why the table cards of ``rank`` are open to ``seat``'s claim now (a
         :class:`~tutor.engine.reasons.Reason` of code ``claimable``: "open to your claim";
@@ -2425,6 +2445,22 @@ class Deal:
             why = self._risk_reason(rank, nt, u, risk, bool(movers))
             out.append(CaptureOption(rank, nt, nh, u, risk, why))
         return out
+
+    def nothing_at_risk(self, seat: int) -> Reason | None:
+        """The verdict that none of ``seat``'s captures now is at risk (a
+        :class:`~tutor.engine.reasons.Reason` of code ``all_safe``: "every capture you can make
+        now will still be there at your next turn, so you may take any of them"; RULES.md 8, and
+        3.4: a player who can capture must capture, any legal form, any rank), or None when
+        ``seat`` can capture nothing now or some capture is at risk (:meth:`capture_options`)."""
+        opts = self.capture_options(seat)
+        if not opts or any(o.at_risk for o in opts):
+            return None
+        return Reason(
+            "every capture {p} can make now will still be there at {p:@'s|your} next turn, "
+            "so {p} may take any of them",
+            code="all_safe",
+            p=Seat(seat),
+        )
 
     def why_no_capture(self, seat: int, rank: int) -> Reason | None:
         """None when ``seat`` could capture ``rank`` now (it is among :meth:`capture_options`),

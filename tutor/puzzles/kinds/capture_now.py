@@ -253,10 +253,9 @@ class CaptureNow(PuzzleKind):
                 + (f"; the {join([RANK_PLURALS[o.rank] for o in safe])} can wait." if safe else ".")
             )
         else:
-            verdict = (
-                "None of them is at risk: every capture you can make now will still be "
-                "there at your next turn, so you may take any of them."
-            )
+            safe_all = deal.nothing_at_risk(seat)
+            assert safe_all is not None  # captures, none at risk
+            verdict = f"None of them is at risk: {safe_all.words(seat)}."
         example = next(
             RANK_PLURALS[r]
             for r in (6, 8, 3, 10, 1, 4, 11, 0, 2, 5, 7, 9, 12)

@@ -28,6 +28,7 @@ from tutor.engine.cards import (
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.parameters import status_mark
+from tutor.engine.reasons import Reason
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import Declaration
@@ -66,6 +67,14 @@ def declarable_dead_pairs(deal: Deal, seat: int) -> list[int]:
 def pairs_held(deal: Deal, seat: int) -> list[int]:
     """Ranks of which ``seat`` holds a pair (exactly two cards: :func:`sets_of`)."""
     return [r for r, s in sets_of(deal.hand(seat)).items() if s is CardSet.PAIR]
+
+
+def _not_now(deal: Deal, seat: int, rank: int, why: Reason) -> Reason:
+    """The engine's verdict that ``seat``'s pair of ``rank`` may not be declared now, ``why``
+    in brackets (:meth:`~tutor.engine.deal.Deal.why_not_declarable`)."""
+    verdict = deal.why_not_declarable(seat, rank, why)
+    assert verdict is not None  # a reason given is always said
+    return verdict
 
 
 class DeadPair(PuzzleKind):
@@ -165,10 +174,9 @@ class DeadPair(PuzzleKind):
             accepted = ["no", "none", "nothing"]
         held = [pretty_cards(c for c in hand if rank_of(c) == r) for r in pairs]
         # the rule said with its status, as the lessons mark it (stated, read, chosen)
-        rule = ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, "")
+        timing = deal.game.declaration_timing  # the rule in the Game's words
         mark = status_mark(library().parameter(ctx.rs.id, "hand_plays").status)
-        if rule and mark:
-            rule = rule.rstrip(".") + mark + "."
+        rule = timing[:1].upper() + timing[1:] + mark + "."
         facts = {
             "pairs": join(held),
             "reasons": "\n".join(lines),
@@ -254,7 +262,7 @@ class DeadPair(PuzzleKind):
             )
         right = {parse_rank(x) for x in p.answer["dead_pairs"]}
         declared: set[int] = set()
-        refused: dict[int, str] = {}
+        refused: dict[int, Reason] = {}  # the engine's verdict on each pair refused
         for x in sorted(named):
             try:  # the engine reads each declaration on the position
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
@@ -262,14 +270,16 @@ class DeadPair(PuzzleKind):
                 word = deal.dead_pair_reason(p.seat, x)  # the pair first, then the refusal
                 if word.code == "declarable":
                     word = exc.reason
-                refused[x] = word.words(p.seat, seat_names(deal.n))
+                refused[x] = _not_now(deal, p.seat, x, word)
                 continue
             except (AmbiguousAction, InvalidAction) as exc:
                 raise AnswerError(exc.reason) from None
             if act.kind == "declare_dead_pair":
                 declared.add(x)
             else:
-                refused[x] = f"that would be {act.declared}, not a dead pair"
+                refused[x] = _not_now(
+                    deal, p.seat, x, Reason(f"that would be {act.declared}, not a dead pair")
+                )
         if declared == right and not refused:
             if right:
                 return Verdict(
@@ -279,10 +289,7 @@ class DeadPair(PuzzleKind):
                     + ".",
                 )
             return Verdict(True, "Right: not now.")
-        parts = [
-            f"the {RANK_PLURALS[x]} may not be declared now ({why})"
-            for x, why in sorted(refused.items())
-        ]
+        parts = [why.words(p.seat, seat_names(deal.n)) for _, why in sorted(refused.items())]
         for x in sorted(right - named):
             verdict = deal.dead_pair_declarable(p.seat, x)
             assert verdict is not None  # the answer's pairs are the declarable ones
@@ -294,7 +301,7 @@ class DeadPair(PuzzleKind):
         )
 
     @staticmethod
-    def _nudge(p: Puzzle, deal: Deal, refused: dict[int, str], missed: set[int]) -> str:
+    def _nudge(p: Puzzle, deal: Deal, refused: dict[int, Reason], missed: set[int]) -> str:
         """What was wrong, without the answer: a declaration that takes a turn under this
         ruleset when it is not the learner's, one that is free and need not wait, a pair named
         that is not dead, or one refused for another reason (the engine's word on it,
@@ -313,8 +320,8 @@ class DeadPair(PuzzleKind):
                 "Not yet: a pair you named is not dead. Where are the other two cards of its rank?"
             )
         if refused:  # dead, and refused for another reason: the engine's, or not a dead pair
-            x, why = next(iter(sorted(refused.items())))
-            return f"Not yet: the {RANK_PLURALS[x]} may not be declared now ({why})."
+            _, why = next(iter(sorted(refused.items())))
+            return f"Not yet: {why.words(p.seat, seat_names(deal.n))}."
         return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p: Puzzle) -> list[str]:

@@ -247,7 +247,6 @@ _SHORT_WHY = {
     "must_declare": "lies down while another move is possible",
     "captured_this_turn": "lies down while another move is possible",
     "no_capture_yet": "ends a turn that has not captured yet",
-    "declaration_is_a_turn": "is a declaration, which takes your turn under this ruleset",
 }
 _SHORT_BY_KIND = {
     "capture": "is not a capture you may make now",
@@ -255,6 +254,11 @@ _SHORT_BY_KIND = {
     "lie_down": "lies down while another move is possible",
     "end_turn": "is not a move you may make now",
 }
+
+
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence of the engine's begins a hint)."""
+    return text[:1].upper() + text[1:]
 
 
 def _mover(deal: Deal) -> int:
@@ -275,9 +279,13 @@ def _short_why(deal: Deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
     answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
     (:data:`_SHORT_WHY`): a capture form the ruleset does not allow, one card taking two,
-    another rank, lying down while a move is possible, a declaration that is not allowed now."""
+    another rank, lying down while a move is possible, a declaration that is not allowed now
+    (one out of turn under ``hand_plays: turn``: :attr:`~tutor.engine.game.Game.
+    declaration_timing`)."""
     why = deal.why_illegal(a)
     code = why.code if why is not None else ""
+    if code == "declaration_is_a_turn":  # the rule in the Game's words
+        return f"is a declaration, and {deal.game.declaration_timing}"
     return _SHORT_WHY.get(code) or _SHORT_BY_KIND.get(
         a.kind, "is a declaration you may not make now"
     )
@@ -456,7 +464,7 @@ class LegalPlay(PuzzleKind):
             "refused": "\n".join(lines_no) or "- none listed.",
             "count": len(groups),
             "example": example,
-            "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
+            "hand_plays": _capital(deal.game.declaration_timing) + ".",  # the Game's words
             "captures": join(
                 [spec("captures").words[f] for f in CaptureForm if ctx.rs.game().allows(f)]
             ),
