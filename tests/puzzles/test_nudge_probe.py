@@ -47,6 +47,11 @@ from test_partial_input import CHOICE_KINDS, DEFAULT, DEFAULT_OTHERS, FORMS, MAR
 
 import tutor.puzzles as P
 
+#: The partial-input and nudge-probe tests in one xdist worker (``--dist loadgroup``): they draw
+#: the same puzzles (tests/puzzles/drawn.py keeps one drawing a process), so one worker draws
+#: them once instead of each worker drawing them again.
+pytestmark = pytest.mark.xdist_group("choice_puzzles")
+
 #: Puzzles drawn a kind under ``-m slow``.
 SLOW = 2000
 _TOKEN = re.compile(r"[a-z]+|\d+|[♣♦♥♠]")

@@ -43,6 +43,11 @@ from partial_input import Item, cross_validate, items, score_puzzles
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
 
+#: The partial-input and nudge-probe tests in one xdist worker (``--dist loadgroup``): they draw
+#: the same puzzles (tests/puzzles/drawn.py keeps one drawing a process), so one worker draws
+#: them once instead of each worker drawing them again.
+pytestmark = pytest.mark.xdist_group("choice_puzzles")
+
 #: How far above chance the learner may score, and best-move's allowance.
 MARGIN = 0.10
 MARGINS = {"best-move": 0.15}
