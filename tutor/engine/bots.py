@@ -1,7 +1,8 @@
 """Every computer player by name: :func:`make_bot`.
 
 - ``random``, ``willughby``, ``counter``: players that follow fixed rules
-  (:mod:`tutor.engine.rule_bots`, where :class:`Bot`, :class:`Careless` and :func:`play_out` live;
+  (:mod:`tutor.engine.rule_bots`, where :class:`Bot`, :class:`Wrapped`, :class:`Careless` and :func:`play_out`
+  live;
   they are re-exported here).
 - ``expert``: chooses by analysis (:mod:`tutor.engine.expert`): every option played out many
   times by counter players over random placements of the unseen cards.
@@ -19,6 +20,7 @@ from tutor.engine.rule_bots import (
     CounterBot,
     RandomBot,
     WillughbyBot,
+    Wrapped,
     play_out,
     rule_bot,
 )
@@ -30,6 +32,7 @@ __all__ = [
     "CounterBot",
     "RandomBot",
     "WillughbyBot",
+    "Wrapped",
     "make_bot",
     "play_out",
 ]

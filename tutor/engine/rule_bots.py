@@ -195,6 +195,29 @@ class CounterBot(Bot):
         return WillughbyBot._capture_by_table_count(deal, legal, rng)
 
 
+class Wrapped(Bot):
+    """A computer player that plays as ``inner`` does (its name, its reactions, every choice):
+    the base of a player who changes only some of ``inner``'s choices (a subclass overrides
+    :meth:`choose` or :meth:`free_action` and asks ``self.inner`` for the rest)."""
+
+    def __init__(self, inner: Bot):
+        self.inner = inner
+        self.name = inner.name
+        self.reaction_range = inner.reaction_range
+
+    def start(self, deal: Deal) -> None:
+        self.inner.start(deal)
+
+    def reaction(self, rng: RandomSource) -> float:
+        return self.inner.reaction(rng)
+
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
+        return self.inner.free_action(deal, seat, rng)
+
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+        return self.inner.choose(deal, legal, rng)
+
+
 class Careless(Bot):
     """Wraps ``inner`` with a mistake rate ``rate`` (0-1): each chance of a mistake is taken with
     that probability.  Mistakes: leaving a table mournival for others (dealer), splitting a table

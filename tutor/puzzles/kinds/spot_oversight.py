@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from tutor.engine.bots import Bot, make_bot, play_out
+from tutor.engine.bots import Bot, Wrapped, make_bot, play_out
 from tutor.engine.cards import (
     RANK_NAMES,
     RANK_PLURALS,
@@ -1013,7 +1013,7 @@ class SpotOversight(PuzzleKind):
 _BY_OTHERS_THEMES = frozenset(t for ts in BY_OTHERS.values() for t in ts)
 
 
-class _HoldsBack(Bot):
+class _HoldsBack(Wrapped):
     """A computer player (``inner``) who holds back the card of ``rank`` that would take a
     table prial: they capture other ranks while they can, and when that card is the only one
     that captures, take one of the three with it (a split prial) rather than all three.  Legal
@@ -1021,47 +1021,25 @@ class _HoldsBack(Bot):
     split prial made with a player's last card (:data:`BY_OTHERS`)."""
 
     def __init__(self, inner: Bot, rank: int):
-        self.inner = inner
+        super().__init__(inner)
         self.rank = rank
-        self.name = inner.name
-        self.reaction_range = inner.reaction_range
-
-    def start(self, deal: Deal) -> None:
-        self.inner.start(deal)
-
-    def reaction(self, rng: RandomSource) -> float:
-        return self.inner.reaction(rng)
-
-    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
-        return self.inner.free_action(deal, seat, rng)
 
     def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         others = [a for a in legal if not (a.kind == "capture" and a.rank == self.rank)]
         if others:
             return self.inner.choose(deal, others, rng)
-        ones = [a for a in legal if len(a.cards) == len(a.table) == 1]
+        ones = [a for a in legal if a.form == CaptureForm.ONE_FOR_ONE]
         return ones[0] if ones else self.inner.choose(deal, legal, rng)
 
 
-class _Blind(Bot):
+class _Blind(Wrapped):
     """A computer player (``inner``) who never sees the cards of ``rank`` as anything to take
     or claim: no claim of them, and (as dealer) no taking of a table mournival of them.  Every
     player of a deal so (:data:`BY_OTHERS`) leaves a table mournival on the table to the end."""
 
     def __init__(self, inner: Bot, rank: int):
-        self.inner = inner
+        super().__init__(inner)
         self.rank = rank
-        self.name = inner.name
-        self.reaction_range = inner.reaction_range
-
-    def start(self, deal: Deal) -> None:
-        self.inner.start(deal)
-
-    def reaction(self, rng: RandomSource) -> float:
-        return self.inner.reaction(rng)
-
-    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
-        return self.inner.choose(deal, legal, rng)
 
     def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         a = self.inner.free_action(deal, seat, rng)
