@@ -216,7 +216,7 @@ class CountDrill(Drill):
             else:
                 half = stops[len(stops) // 2 :] or stops
                 stop = rng.choice(half)
-            return CountRound(_replay(deal, stop), seat, stop, self.speed)
+            return CountRound(deal.replayed(stop), seat, stop, self.speed)
         raise LaughError("no deal with a stop found")  # pragma: no cover
 
     @staticmethod
@@ -489,13 +489,6 @@ def run(io: LearnerIO, store, request) -> None:
         s["limit"],
         store=store,
     ).session(s["rounds"])
-
-
-def _replay(deal: Deal, stop: int) -> Deal:
-    d = Deal(deal.ruleset, deal.n, deal.dealer, deal.pack)
-    for a in deal.history[:stop]:
-        d.apply_unchecked(a)
-    return d
 
 
 def _names(n: int, seat: int) -> list[str]:
