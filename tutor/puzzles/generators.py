@@ -177,11 +177,10 @@ def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> s
     return f"{kind}/{rs.id}/{players}/{seed}/v{defn.generator_version}"
 
 
-def plan_of(kind: str, ruleset: str, players: int, seed: int, lib: Library | None = None) -> Plan:
-    """The plan a puzzle id draws (cheap: no deal is played); ``lib`` the library (default
-    :func:`~tutor.puzzles.base.library`)."""
+def plan_of(kind: str, ruleset: str, players: int, seed: int) -> Plan:
+    """The plan a puzzle id draws (cheap: no deal is played)."""
     defn = definition(kind)
-    rs = (lib or library()).ruleset(ruleset, players)
+    rs = library().ruleset(ruleset, players)
     return kind_of(kind).plan(
         random.Random(_key(kind, rs, players, seed, defn)), rs, players, seed, defn
     )
@@ -470,7 +469,7 @@ def _search(
     lib, valid = library(), applicable_rulesets(kind)  # the same for every seed
     for s in range(seed, seed + bound):
         rid, n = _resolve(kind, ruleset, players, s, lib, valid)
-        if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s, lib), theme):
+        if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
             why[f"none carries the theme {theme}"] = (
                 why.get(f"none carries the theme {theme}", 0) + 1
             )
