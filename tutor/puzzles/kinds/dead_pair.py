@@ -28,7 +28,7 @@ from tutor.engine.cards import (
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.parameters import status_mark
-from tutor.engine.reasons import Reason
+from tutor.engine.reasons import Reason, as_reason
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import Declaration
@@ -176,7 +176,7 @@ class DeadPair(PuzzleKind):
         # the rule said with its status, as the lessons mark it (stated, read, chosen)
         timing = deal.game.declaration_timing  # the rule in the Game's words
         mark = status_mark(library().parameter(ctx.rs.id, "hand_plays").status)
-        rule = timing[:1].upper() + timing[1:] + mark + "."
+        rule = as_reason(timing).words(capital=True) + mark + "."
         facts = {
             "pairs": join(held),
             "reasons": "\n".join(lines),

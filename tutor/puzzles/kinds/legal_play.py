@@ -26,7 +26,7 @@ from tutor.engine.bots import Bot
 from tutor.engine.cards import make_card, pretty_cards, rank_of
 from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
-from tutor.engine.reasons import Reason
+from tutor.engine.reasons import Reason, as_reason
 from tutor.engine.records import action_from_json, action_to_json
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -256,11 +256,6 @@ _SHORT_BY_KIND = {
 }
 
 
-def _capital(text: str) -> str:
-    """``text`` with its first letter a capital (a sentence of the engine's begins a hint)."""
-    return text[:1].upper() + text[1:]
-
-
 def _mover(deal: Deal) -> int:
     """The seat to move in ``deal`` (a position a puzzle is built at always has one)."""
     seat = deal.to_move
@@ -464,7 +459,8 @@ class LegalPlay(PuzzleKind):
             "refused": "\n".join(lines_no) or "- none listed.",
             "count": len(groups),
             "example": example,
-            "hand_plays": _capital(deal.game.declaration_timing) + ".",  # the Game's words
+            "hand_plays": as_reason(deal.game.declaration_timing).words(capital=True)
+            + ".",  # the Game's words
             "captures": join(
                 [spec("captures").words[f] for f in CaptureForm if ctx.rs.game().allows(f)]
             ),
