@@ -428,9 +428,7 @@ def test_a_dash_between_the_cards_of_a_claim_is_not_read_as_nothing():
     A dash alone (or beside the word claim) is still nothing, and "nothing" beside cards is
     still refused."""
     p = next(
-        q
-        for q in (P.generate("spot-oversight", seed=s) for s in range(40))
-        if q.answer["claims"]
+        q for q in (P.generate("spot-oversight", seed=s) for s in range(40)) if q.answer["claims"]
     )
     cards = p.answer["claims"][0]["cards"]
     plain = p.grade("claim " + " ".join(cards))
