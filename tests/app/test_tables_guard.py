@@ -313,3 +313,21 @@ def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_pa
     assert f"You are back at table 1, seat {ann['seat']}, as Ann" in out, out + err
     assert f"Your seat code is {ann['token'][:5]}-{ann['token'][5:]}" in out
     assert "--seat-code" in out and "Traceback" not in err
+
+
+def test_one_address_guessing_flat_out_never_spends_every_address_s_guesses():
+    """One guest alone never slows another's join: an address that holds its most connections
+    waiting (``per_address``, each checked :data:`GUESS_DELAY` late) and sends a wrong code on
+    each as soon as it may (a client with its backoff set to 0 s does) gives 10 wrong codes a
+    second, twice what every address together gets back (ALL_RATE).  Those spent every
+    address's guesses: after about 36 s every code from everyone waited 5 s."""
+    from tutor.app.tables._guard import GUESS_DELAY, Guard
+
+    clock = [0.0]
+    g = Guard(Limits(), now=lambda: clock[0])
+    step = GUESS_DELAY / g.limits.per_address  # 0.1 s: 50 waiting, each checked 5 s late
+    for _ in range(int(20 * 60 / step)):  # twenty minutes of it
+        g.missed("hostile")
+        clock[0] += step
+        assert g.delay("guest") == 0, f"a guest's code waits after {clock[0]:.1f} s"
+    assert g.delay("hostile") == GUESS_DELAY  # the guesser's own codes still wait

@@ -420,6 +420,26 @@ def test_an_unreadable_word_beside_every_accepted_answer_is_reported_as_unread(k
                 assert not g.correct, (p.id, text)
 
 
+def test_a_dash_between_the_cards_of_a_claim_is_not_read_as_nothing():
+    """A spot-oversight claim written with a dash between its cards (``claim QC - QD - QH -
+    QS``: the engine's claim reader passes over it) is the claim of those cards, graded as
+    the claim is without the dashes; it was refused with "name the cards you claim, or answer
+    `nothing`, not both", the dash taken for "nothing" though it stands for it only alone.
+    A dash alone (or beside the word claim) is still nothing, and "nothing" beside cards is
+    still refused."""
+    p = next(
+        q for q in (P.generate("spot-oversight", seed=s) for s in range(40)) if q.answer["claims"]
+    )
+    cards = p.answer["claims"][0]["cards"]
+    plain = p.grade("claim " + " ".join(cards))
+    dashed = p.grade("claim " + " - ".join(cards))
+    assert dashed.correct == plain.correct and dashed.message == plain.message
+    assert not p.grade("-").correct and not p.grade("claim -").correct  # nothing: wrong here
+    assert "There was something to claim" in p.grade("-").message
+    with pytest.raises(P.AnswerError, match="not both"):
+        p.grade("nothing " + " - ".join(cards))
+
+
 def test_answer_words_offer_the_visible_cards():
     p = P.generate("spot-oversight", seed=2)
     words = p.answer_words()

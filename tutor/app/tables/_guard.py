@@ -9,8 +9,8 @@ Every one of these limits is a :class:`~tutor.app.tables._limits.Bucket`.
 A right code is never refused.  Every join code, the organiser's code and every seat code is
 compared first (in constant time); a right one is taken whatever the address did before.  A
 wrong one spends a guess of its address (:meth:`Guard.missed`: at most :data:`GUESS_BURST` at
-once, then :data:`GUESS_RATE` a second) and one of all addresses together
-(:data:`ALL_BURST`, :data:`ALL_RATE`).  Once either has none left, every code from that address
+once, then :data:`GUESS_RATE` a second) and, while its address has one, one of all addresses
+together (:data:`ALL_BURST`, :data:`ALL_RATE`: one address alone never spends them).  Once either has none left, every code from that address
 (from every address, for the second) is compared only after :data:`GUESS_DELAY` seconds
 (:meth:`Guard.delay`): a right code then still gets in, late, and a guesser's checks are bounded
 by the connections it may hold waiting.
@@ -174,12 +174,18 @@ class Guard:
         )
 
     def missed(self, address: str) -> None:
-        """A code ``address`` gave was wrong: it spends one of the address's guesses and one
-        of every address's (a right code spends none, so a class joining at once from one
-        address is never slowed)."""
+        """A code ``address`` gave was wrong: it spends one of the address's guesses and, while
+        the address had one left, one of every address's (a right code spends none, so a class
+        joining at once from one address is never slowed).  A code given when the address had
+        none left (compared :data:`GUESS_DELAY` late) spends none of every address's: one
+        address guessing flat out, at most ``per_address`` / GUESS_DELAY (10) a second, would
+        otherwise outrun :data:`ALL_RATE` and make every other guest's join wait."""
         now = self.now()
-        self._bucket(address).spend(now)
-        self.shared.spend(now)
+        own = self._bucket(address)
+        had = own.level(now) >= 1
+        own.spend(now)
+        if had:
+            self.shared.spend(now)
 
 
 def _descriptor_room() -> int:

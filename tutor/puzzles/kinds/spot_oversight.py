@@ -868,8 +868,12 @@ class SpotOversight(PuzzleKind):
         cards that are not open to a claim is a false claim, graded wrong; a word that is not
         read is refused, never graded."""
         words = tokens(text)
-        says_nothing = any(w.lower() in _WORDS for w in words)
         rest = [w for w in words if w.lower() not in _WORDS]
+        # a dash is "nothing" only where no card or rank is named beside it: between the cards
+        # of a claim (claim 9s - 9h) it is passed over, as the claim reader passes over it
+        says_nothing = any(w.lower() in _WORDS and w != "-" for w in words) or (
+            "-" in words and all(w.lower() in CLAIM_FILLER for w in rest)
+        )
         if says_nothing:
             if any(w.lower() not in CLAIM_FILLER for w in rest):
                 try:  # a word beside "nothing" that is not read is reported as such
