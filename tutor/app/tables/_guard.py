@@ -10,7 +10,8 @@ A right code is never refused.  Every join code, the organiser's code and every 
 compared first (in constant time); a right one is taken whatever the address did before.  A
 wrong one spends a guess of its address (:meth:`Guard.missed`: at most :data:`GUESS_BURST` at
 once, then :data:`GUESS_RATE` a second) and, while its address has one, one of all addresses
-together (:data:`ALL_BURST`, :data:`ALL_RATE`: one address alone never spends them).  Once either has none left, every code from that address
+together (:data:`ALL_BURST`, :data:`ALL_RATE`: a guess beyond its own address's spends none of
+them, so one address cannot empty them).  Once either has none left, every code from that address
 (from every address, for the second) is compared only after :data:`GUESS_DELAY` seconds
 (:meth:`Guard.delay`): a right code then still gets in, late, and a guesser's checks are bounded
 by the connections it may hold waiting.
@@ -103,8 +104,8 @@ class Guard:
     ) -> str | None:
         """A connection ``conn`` from ``address`` has been accepted: None when it may stay (it
         is counted until :meth:`gone`, and as waiting until :meth:`settled`; ``conn`` None:
-        counted, not as waiting), else why not (it is not counted).  When ``address`` has ``per_address`` connections waiting already,
-        the oldest of them is closed (``close(oldest)``) to make room: idle sockets never keep
+        counted, not as waiting), else why not (it is not counted).  When ``address`` has
+        ``per_address`` connections waiting already, the oldest of them is closed (``close(oldest)``) to make room: idle sockets never keep
         out a connection that joins."""
         if self.count >= self.total:
             return f"the server is full ({self.total} connections)"
