@@ -105,8 +105,9 @@ class Guard:
         """A connection ``conn`` from ``address`` has been accepted: None when it may stay (it
         is counted until :meth:`gone`, and as waiting until :meth:`settled`; ``conn`` None:
         counted, not as waiting), else why not (it is not counted).  When ``address`` has
-        ``per_address`` connections waiting already, the oldest of them is closed (``close(oldest)``) to make room: idle sockets never keep
-        out a connection that joins."""
+        ``per_address`` connections waiting already, the oldest of them is closed
+        (``close(oldest)``) to make room: idle sockets never keep out a connection that
+        joins."""
         if self.count >= self.total:
             return f"the server is full ({self.total} connections)"
         self.open[address] = self.open.get(address, 0) + 1
