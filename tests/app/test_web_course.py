@@ -270,9 +270,7 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
 
 
 @pytest.mark.parametrize("width", [80, 40])
-def test_the_commands_wrap_their_words_at_the_terminals_width(
-    tmp_path, monkeypatch, capsys, width
-):
+def test_the_commands_wrap_their_words_at_the_terminals_width(tmp_path, monkeypatch, capsys, width):
     """``laugh web`` and ``laugh class serve`` on a terminal: each line within its width, wrapped
     at spaces, no word broken (at 80 columns "Ctrl-C stops the server." was printed as one
     82-character line, the terminal folding it as "serve" / "r."); an address wider than the
