@@ -269,6 +269,34 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
     assert "another server" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_commands_wrap_their_words_at_the_terminals_width(tmp_path, monkeypatch, capsys, width):
+    """``laugh web`` and ``laugh class serve`` on a terminal: each line within its width, wrapped
+    at spaces, no word broken (at 80 columns "Ctrl-C stops the server." was printed as one
+    82-character line, the terminal folding it as "serve" / "r."); an address wider than the
+    line stands whole on a line of its own."""
+    from tutor.app.cli import main
+    from tutor.app.commands import web as cmd
+
+    served = []
+    monkeypatch.setattr(cmd, "serve", lambda web, sock, stopped: served.append(web) or sock.close())
+    monkeypatch.setattr(cmd, "_width", lambda: width, raising=False)
+    folder = tmp_path / "c"
+    assert main(["web", "--no-browser"]) == 0
+    assert main(["class", "serve", "--folder", str(folder)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert any("Ctrl-C stops the" in x or x.startswith("server.") for x in lines), out
+    for x in lines:
+        assert len(x) <= width or " " not in x, (x, out)  # too wide: a lone word only
+    # every word printed whole: the words are those of the sentences, unwrapped
+    words = set(" ".join(lines).split())
+    assert "server." in words and "stops" in words, out
+    token = f"/s/{served[0].token}/"
+    assert any(w.startswith("http://127.0.0.1:") and w.endswith(token) for w in words), out
+    assert served[1].room.teacher_code in words and str(folder) + "." in words, out
+
+
 def test_quit_at_a_puzzle_keeps_the_place_and_the_course_says_so(solo):
     web, client = solo
     html, puzzle = _to_first_puzzle(client, web, TOKEN)

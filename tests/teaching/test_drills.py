@@ -200,6 +200,23 @@ def test_storm_says_minute_in_the_singular():
     assert "Oversight storm: 1 minute;" in out.file.getvalue()
 
 
+@pytest.mark.parametrize("mode", ["storm", "streak"])
+def test_a_drill_left_before_any_answer_claims_no_accuracy_nor_best(store, mode):
+    """A storm or a streak left at its first position (quit, or a browser's "leave the drill")
+    answered nothing: it said "accuracy 0%" (of no answers) and kept a score of 0 as the
+    learner's first best ("your first best"); now it says no position was answered and keeps
+    no best."""
+    from tutor.teaching.drills.oversights import best_key
+
+    io_, out = make_io(["quit"])
+    drill = OversightDrill(io_, seed=1, store=store)
+    getattr(drill, mode)()
+    text = " ".join(out.file.getvalue().split())
+    assert "accuracy" not in text and "best" not in text, text
+    assert "no position answered" in text, text
+    assert store.get_meta(best_key(mode, drill.ruleset)) is None
+
+
 def test_combo_bonus_schedule():
     assert [combo_bonus(k) for k in (1, 5, 12, 20, 30, 35, 40, 50)] == [0, 3, 5, 7, 10, 0, 10, 10]
 

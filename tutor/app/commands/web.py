@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from tutor.app.commands._common import whole
-from tutor.app.std_streams import echo
+from tutor.app.std_streams import echo, whole_word_lines
 from tutor.engine.errors import LaughError, UsageError
 
 __all__ = ["register", "register_class_serve", "run_class_serve", "run_web", "serve"]
@@ -142,7 +142,28 @@ def serve(web, sock: socket.socket, stopped: str) -> None:
     finally:
         web.close()
         sock.close()
-        echo(stopped)
+        _say(stopped)
+
+
+def _width() -> int | None:
+    """The terminal's width in columns when standard output is one, else None."""
+    import shutil
+
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def _say(text: str) -> None:
+    """A line of words for the person at the server's terminal: wrapped at spaces to its width
+    (a word, an address or a code, is never broken: one wider than the line stands whole on a
+    line of its own); one line as it is when standard output is not a terminal."""
+    width = _width()
+    for line in whole_word_lines(text, width) if width else [text]:
+        echo(line)
 
 
 def run_web(args) -> int:
@@ -152,10 +173,10 @@ def run_web(args) -> int:
     sock = _listen(args.host, args.port)
     web = WebApp()
     page = f"{_address(args.host, sock)}/s/{web.token}/"
-    echo(f"The course is at {page}")
-    echo("It opens your own progress: keep the address to yourself. Ctrl-C stops the server.")
+    _say(f"The course is at {page}")
+    _say("It opens your own progress: keep the address to yourself. Ctrl-C stops the server.")
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        echo(f"Listening on {args.host}: anyone on the network with the address can open it.")
+        _say(f"Listening on {args.host}: anyone on the network with the address can open it.")
     sys.stdout.flush()
     if not args.no_browser:
         import webbrowser
@@ -163,7 +184,7 @@ def run_web(args) -> int:
         try:
             webbrowser.open(page)
         except Exception:  # noqa: BLE001 - no browser: the address is printed
-            echo("No browser could be opened: open the address above.")
+            _say("No browser could be opened: open the address above.")
     serve(web, sock, "Stopped; everything answered is saved.")
     return 0
 
@@ -198,26 +219,26 @@ def run_class_serve(args) -> int:
         sock = _listen(args.host, args.port)
         web = WebApp(room=room)
         join = _address(args.host, sock) + "/"
-        echo(f"Students open {join} and type the class code {room.code} and their name.")
+        _say(f"Students open {join} and type the class code {room.code} and their name.")
         if args.host in ("127.0.0.1", "localhost", "::1"):
-            echo("(This computer only: serve with --host 0.0.0.0 for the classroom's network.)")
+            _say("(This computer only: serve with --host 0.0.0.0 for the classroom's network.)")
         else:
-            echo("Or scan:")
+            _say("Or scan:")
             _qr(join)
-        echo(
+        _say(
             f"Teacher's page: {join}teacher with the teacher's code {room.teacher_code} "
             "(keep it to yourself); the projector: {join}projector.".replace("{join}", join)
         )
         pace = room.pace
         led = next((e for e in _course() if e.id == pace.lesson), None) if pace.led else None
-        echo(
+        _say(
             f"Teacher-led: lesson {led.number}, {led.title}, page {pace.page + 1}; move the "
             "class from the projector."
             if led is not None
             else "Self-paced: each student at their own page (lead the class from the teacher's "
             "page)."
         )
-        echo(f"The class is kept in {folder}. Ctrl-C stops the server.")
+        _say(f"The class is kept in {folder}. Ctrl-C stops the server.")
         sys.stdout.flush()
         serve(web, sock, f"Stopped; every student's answers are saved in {folder}.")
     finally:

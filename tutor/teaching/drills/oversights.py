@@ -329,6 +329,9 @@ class OversightDrill(Drill):
         except (EOFError, KeyboardInterrupt):
             io.say(f"Streak stopped at {res.streak}; " + self.saved_words(mark), style="yellow")
             raise
+        if not res.answers:  # left before the first answer: no streak nor best
+            io.say("Streak over: no position answered.", style="bold")
+            return res
         best = self.best(best_key("streak", self.ruleset), res.streak)
         io.say(
             f"Streak: {res.streak}" + _best_words(best) + _mean_line(res.answers),
@@ -377,6 +380,9 @@ class OversightDrill(Drill):
             raise
         if not res.quit:  # the misses first: the score stays on the screen, last
             io.show(*missed_lines(res.missed, io.symbols, at_terminal(io)))
+        if not res.answers:  # left before the first answer: no score, accuracy nor best
+            io.say("Storm over: no position answered.", style="bold")
+            return res
         best = self.best(best_key("storm", self.ruleset), res.score)
         io.say(
             f"Storm over: score {res.score}, {res.mistakes} mistake"
