@@ -285,16 +285,16 @@ class _Settling(Question):
         self.answer_help = (
             "Your points: a whole number, 0 or more"
             if self.points
-            else "Your net stakes: a whole number (+3, -2 or 0)"
+            else "Your net stakes: a whole number, + what you gain, - what you lose (such as +3)"
         )
 
     def pose(self, io: LearnerIO) -> None:
         io.show(Text(""))
         io.show(self.drill.facts(self.q))
         io.say(
-            "Your points? (a whole number, 0 or more: 0, 2 or 5)"
+            "Your points? (a whole number, 0 or more)"
             if self.points
-            else "Your net stakes? (a whole number: +3, -2 or 0)"
+            else "Your net stakes? (a whole number: + what you gain, - what you lose)"
         )
 
     def grade(self, text: str, attempt: int) -> Grade:
