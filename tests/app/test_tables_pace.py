@@ -270,9 +270,12 @@ def test_the_review_stays_until_enter_on_a_terminal(tmp_path, rulesets, width):
         flat = " ".join(shown.split())
         assert "1 of 2 games played" in flat and "Table ·" not in flat, shown
         ann.keys("Enter")
+        # the table is drawn a line at a time: wait for its header, then for its own row and pot
         wait_for(ann, r"Table · Deal 2", 10)
-        screen = ann.screen()
-        assert re.search(r"^(▶ )? *You ", screen, re.M) and "Pot 10" in screen, screen
+        screen = ann.wait_until(
+            lambda s: bool(re.search(r"^(▶ )? *You ", s, re.M)) and "Pot 10" in s, 10
+        )
+        assert "Table · Deal 2" in screen, screen
         ann.keys("C-c")
     finally:
         if bob is not None:
