@@ -51,6 +51,7 @@ from tutor.puzzles.model import definition  # noqa: E402
 from tutor.puzzles.registry import KINDS  # noqa: E402
 from tutor.puzzles.themes import theme_table  # noqa: E402
 from tutor.teaching import html  # noqa: E402
+from tutor.teaching.lessons import course_index  # noqa: E402
 from tutor.teaching.prose import _parser as _prose  # noqa: E402
 
 
@@ -58,8 +59,10 @@ def _warm() -> None:
     """What every command would load again otherwise and that depends on nothing a run sets
     (neither its folder nor its streams): the puzzle definitions, the themes, the Markdown
     parsers, the page templates compiled, numba's kernel loaded from its cache (each entry
-    point called once), and the library of sources of a learner's folder without sources of
-    its own (what :func:`child` hands a run whose folder has none, see there)."""
+    point called once), the library of sources of a learner's folder without sources of
+    its own (what :func:`child` hands a run whose folder has none, see there), and the
+    course's front matter parsed (:func:`course_index`; each run still reads the files, and
+    parses a front matter again where its text differs)."""
     for kind in KINDS:
         definition(kind)
     theme_table()
@@ -73,6 +76,7 @@ def _warm() -> None:
         for warm in getattr(fast, "_WARM", {}).values():
             warm(k)
     sources.default_library()
+    course_index()
 
 
 _warm()
