@@ -86,6 +86,14 @@ gc.freeze()  # the warm objects out of the collector's reach: a child copies few
 #: source texts, finds it in the library's cache.
 LIBRARY = sources.default_library()
 
+#: The variables gettext reads (argparse's words are translated as the parser is built), and
+#: ``laugh``'s argument parser built here under them: a child whose environment gives them the
+#: same values parses with it rather than building its own (the same parser: what the command
+#: modules register depends on nothing else a run sets, its terminal's width included, since
+#: help is laid out as it is shown); any other child builds its own.
+_GETTEXT_ENV = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+PARSER = (tuple(os.environ.get(k) for k in _GETTEXT_ENV), cli.build_parser())
+
 CHILD_SECONDS = 60  # a child still running after this is killed (SIGALRM)
 
 
@@ -146,6 +154,8 @@ def child(req: dict) -> None:
             signal.alarm(max(1, int(seconds)))
         os.environ.clear()
         os.environ.update(req["env"])
+        if tuple(os.environ.get(k) for k in _GETTEXT_ENV) == PARSER[0]:
+            cli.build_parser = lambda: PARSER[1]
         if req.get("cwd"):
             os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]
