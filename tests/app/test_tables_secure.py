@@ -25,7 +25,6 @@ from tutor.app.tables.serve import new_tables
 from tutor.engine.match import Match
 from tutor.engine.sources import default_library
 
-
 #: ``laugh``'s parser, built once for the module (each parse gives a namespace of its own).
 _parser = functools.cache(build_parser)
 
