@@ -51,6 +51,7 @@ from tutor.puzzles.model import definition  # noqa: E402
 from tutor.puzzles.registry import KINDS  # noqa: E402
 from tutor.puzzles.themes import theme_table  # noqa: E402
 from tutor.teaching import html  # noqa: E402
+from tutor.teaching.lessons import course_index  # noqa: E402
 from tutor.teaching.prose import _parser as _prose  # noqa: E402
 
 
@@ -58,8 +59,10 @@ def _warm() -> None:
     """What every command would load again otherwise and that depends on nothing a run sets
     (neither its folder nor its streams): the puzzle definitions, the themes, the Markdown
     parsers, the page templates compiled, numba's kernel loaded from its cache (each entry
-    point called once), and the library of sources of a learner's folder without sources of
-    its own (what :func:`child` hands a run whose folder has none, see there)."""
+    point called once), the library of sources of a learner's folder without sources of
+    its own (what :func:`child` hands a run whose folder has none, see there), and the
+    course's front matter parsed (:func:`course_index`; each run still reads the files, and
+    parses a front matter again where its text differs)."""
     for kind in KINDS:
         definition(kind)
     theme_table()
@@ -73,6 +76,7 @@ def _warm() -> None:
         for warm in getattr(fast, "_WARM", {}).values():
             warm(k)
     sources.default_library()
+    course_index()
 
 
 _warm()
@@ -81,6 +85,14 @@ gc.freeze()  # the warm objects out of the collector's reach: a child copies few
 #: learner's folder that has no ``sources`` folder: a child whose folder has none, with the same
 #: source texts, finds it in the library's cache.
 LIBRARY = sources.default_library()
+
+#: The variables gettext reads (argparse's words are translated as the parser is built), and
+#: ``laugh``'s argument parser built here under them: a child whose environment gives them the
+#: same values parses with it rather than building its own (the same parser: what the command
+#: modules register depends on nothing else a run sets, its terminal's width included, since
+#: help is laid out as it is shown); any other child builds its own.
+_GETTEXT_ENV = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+PARSER = (tuple(os.environ.get(k) for k in _GETTEXT_ENV), cli.build_parser())
 
 CHILD_SECONDS = 60  # a child still running after this is killed (SIGALRM)
 
@@ -142,6 +154,8 @@ def child(req: dict) -> None:
             signal.alarm(max(1, int(seconds)))
         os.environ.clear()
         os.environ.update(req["env"])
+        if tuple(os.environ.get(k) for k in _GETTEXT_ENV) == PARSER[0]:
+            cli.build_parser = lambda: PARSER[1]
         if req.get("cwd"):
             os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]

@@ -10,6 +10,7 @@ a ``--dir`` that existed left the journal (the whole pack) 0644; a duplicate ``H
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -24,9 +25,12 @@ from tutor.app.tables.serve import new_tables
 from tutor.engine.match import Match
 from tutor.engine.sources import default_library
 
+#: ``laugh``'s parser, built once for the module (each parse gives a namespace of its own).
+_parser = functools.cache(build_parser)
+
 
 def _serve_args(*extra: str):
-    return build_parser().parse_args(["table", "serve", "--players", "3", *extra])
+    return _parser().parse_args(["table", "serve", "--players", "3", *extra])
 
 
 # -- finding 1: the seed ----------------------------------------------------------------------

@@ -30,15 +30,36 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
     out = []
     for n, path in enumerate(lesson_files(folder), 1):
         try:
-            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, _display(path)))
-            data = yamlfile.load(fm, _display(path), 2)[0] if fm is not None else None
+            display = _display(path)
+            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, display))
+            lid, title, minutes = _front_values(fm, display) if fm is not None else _NONE
         except DataError:
-            data = None
-        if not isinstance(data, dict):
-            data = {}
-        lid, title, minutes = data.get("id"), data.get("title"), data.get("minutes")
+            lid, title, minutes = _NONE
         lid = lid if isinstance(lid, str) else path.stem
         title = title if isinstance(title, str) else "(cannot be read: run laugh lessons check)"
         minutes = minutes if isinstance(minutes, int) else 0
         out.append(CourseEntry(n, lid, title, minutes, path))
     return out
+
+
+_NONE: tuple[object, object, object] = (None, None, None)
+#: The id, title and minutes of a front matter, by (file's name as shown, front matter text):
+#: the files are read on every call (an edit is seen at once), their YAML parsed once per
+#: text (the home screen, the coach and the tracks ask for the index several times a run).
+_front_seen: dict[tuple[str, str], tuple[object, object, object]] = {}
+
+
+def _front_values(fm: str, display: str) -> tuple[object, object, object]:
+    """The ``id``, ``title`` and ``minutes`` of front matter ``fm`` (None where missing or
+    the front matter is not a mapping); raises :class:`DataError` as :func:`yamlfile.load`."""
+    key = (display, fm)
+    got = _front_seen.get(key)
+    if got is None:
+        data = yamlfile.load(fm, display, 2)[0]
+        if not isinstance(data, dict):
+            data = {}
+        got = (data.get("id"), data.get("title"), data.get("minutes"))
+        if len(_front_seen) >= 256:  # bounded: folders of lessons edited in a long session
+            _front_seen.clear()
+        _front_seen[key] = got
+    return got
