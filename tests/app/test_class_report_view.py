@@ -23,9 +23,21 @@ T0 = 1_767_225_600.0
 NAMES = ["Ana", "Ben", "Cat", "Dorothea Wilhelmina", "Eli", "Fatima-Zahra Benali", "Gus"]
 
 
+#: Each export made, by its arguments: the bytes ``laugh progress export`` wrote (the same
+#: for the same arguments: the answers and their times are given), made once in this module.
+_MADE: dict[tuple, bytes] = {}
+
+
 def _export(tmp_path, name, n, seed, sightings=0):
     """An export of ``n`` answers across the theme table, as ``laugh progress export`` writes
-    it; returns its path."""
+    it; returns its path (a file of its own in ``tmp_path``; made once for the same
+    arguments, a copy of its bytes after)."""
+    path = tmp_path / f"{name.split()[0].lower()}.json"
+    key = (name, n, seed, sightings)
+    if key in _MADE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(_MADE[key])
+        return path
     import random
 
     rng = random.Random(seed)
@@ -46,8 +58,8 @@ def _export(tmp_path, name, n, seed, sightings=0):
             s.record_sighting(
                 "play", "split-prial", ("hit", "miss", "false_claim")[i % 3], 3.0, at=T0 + i
             )
-        path = tmp_path / f"{name.split()[0].lower()}.json"
         write_export(s, path, learner=name)
+    _MADE[key] = path.read_bytes()
     return path
 
 

@@ -28,6 +28,10 @@ from tutor.engine.parameters import rule_words, value_words
 from tutor.teaching.coach import SITUATIONS, situations, stop_problems
 from tutor.teaching.lessons import load_course
 
+#: The lessons the coach quotes, opened once for the module's sessions (the course's files do
+#: not change while it runs): ``lessons`` of :class:`CoachedSession`.
+LESSONS: dict = {}
+
 
 @pytest.fixture(scope="module")
 def block():
@@ -42,7 +46,9 @@ def _session(data, answer, ruleset=None, width=80):
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, highlight=False)
     sio = ScriptedIO(lambda prompt: answer(holder["s"].player, prompt), console)
-    holder["s"] = s = CoachedSession(Context(sio, Glyphs()), data, ruleset, pace=0.0)
+    holder["s"] = s = CoachedSession(
+        Context(sio, Glyphs()), data, ruleset, pace=0.0, lessons=LESSONS
+    )
     return s, out, sio
 
 
@@ -83,7 +89,7 @@ def test_each_situation_agrees_with_the_engine(block):
                     assert {a.kind for a in d.legal_actions()} == {"lie_down"}
         return base(player, prompt)
 
-    arisen, deal = survey(block.data, "parlett", answer)
+    arisen, deal = survey(block.data, "parlett", answer, lessons=LESSONS)
     assert deal.is_terminal()
     assert {"capture", "table-prial", "claim", "lie-down"} <= checked
 
@@ -252,7 +258,9 @@ def test_back_at_the_table_the_deal_goes_on_by_itself(block):
     console = Console(file=out, width=80, color_system=None, highlight=False)
     clock = FakeClock(default=100.0, realtime=True)
     sio = ScriptedIO(lambda prompt: answer(holder["s"].player, prompt), console, clock=clock)
-    holder["s"] = s = CoachedSession(Context(sio, Glyphs()), block.data, None, pace=1.0)
+    holder["s"] = s = CoachedSession(
+        Context(sio, Glyphs()), block.data, None, pace=1.0, lessons=LESSONS
+    )
     assert s.first()
     assert {"capture", "claim", "lie-down"} <= set(s.coach.arisen)
     assert ASK_CLAIM in asked  # the coach spoke at a watch prompt

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from support import ROOT
+from support import ROOT, laugh_process
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE on Linux")
 
@@ -31,6 +31,9 @@ def _laugh(home, args, limit=None):
         PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     )
 
+    if not limit:  # a process of its own, forked from one that has imported the tutor
+        return laugh_process(list(args), None, env, timeout=300)
+
     def cap():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
@@ -42,7 +45,7 @@ def _laugh(home, args, limit=None):
         env=env,
         cwd=str(ROOT),
         timeout=300,
-        preexec_fn=cap if limit else None,
+        preexec_fn=cap,
     )
 
 

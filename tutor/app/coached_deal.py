@@ -100,10 +100,19 @@ class Coach(DealObserver):
     """The coach beside one deal: ``ctx`` the screen's context (its I/O, library, glyphs),
     ``stops`` the block's :class:`~tutor.teaching.coach.Stop` by name, ``ruleset_id`` the
     deal's ruleset (which picks the stops and their quotations), ``speaking``
-    whether it stops by itself (else only when asked).  :attr:`arisen` lists the situations
-    met, in order."""
+    whether it stops by itself (else only when asked), ``lessons`` the lessons opened so far
+    by id, shared with whoever else gives the same dict (the coaches of one session; default
+    its own).  :attr:`arisen` lists the situations met, in order."""
 
-    def __init__(self, ctx, stops: dict[str, Stop], ruleset_id: str, *, speaking: bool = True):
+    def __init__(
+        self,
+        ctx,
+        stops: dict[str, Stop],
+        ruleset_id: str,
+        *,
+        speaking: bool = True,
+        lessons: dict[str, Lesson] | None = None,
+    ):
         self.ctx = ctx
         self.stops = stops
         self.ruleset_id = ruleset_id
@@ -112,7 +121,7 @@ class Coach(DealObserver):
         self.current: list[Seen] = []
         self.asked: set[Oversight] = set()
         self._since = 0
-        self._lessons: dict[str, Lesson] = {}
+        self._lessons: dict[str, Lesson] = {} if lessons is None else lessons
 
     # -- the hooks ---------------------------------------------------------------------------
 
@@ -305,9 +314,19 @@ class CoachedSession:
     under ``ruleset`` (None: the block's first) with the learner at ``ctx``
     (:class:`tutor.app.context.Context`); ``pace`` the seconds before each computer player's
     move on a terminal.  :attr:`coach` is the coach of the deal being played, :attr:`player`
-    its play screen.  Raises :class:`UsageError` for a ruleset the block has no deal for."""
+    its play screen; ``lessons``: the lessons its coaches open, by id (see :class:`Coach`; a
+    caller running several sessions at one moment may share one dict; default the session's
+    own).  Raises :class:`UsageError` for a ruleset the block has no deal for."""
 
-    def __init__(self, ctx, data: CoachData, ruleset: str | None = None, *, pace: float = 1.0):
+    def __init__(
+        self,
+        ctx,
+        data: CoachData,
+        ruleset: str | None = None,
+        *,
+        pace: float = 1.0,
+        lessons: dict[str, Lesson] | None = None,
+    ):
         rid = ruleset or next(iter(data["deals"]))
         if rid not in data["deals"]:
             raise UsageError(
@@ -327,6 +346,7 @@ class CoachedSession:
         self.result = CoachedResult()
         self.coach: Coach | None = None
         self.player: DealPlayer | None = None
+        self.lessons: dict[str, Lesson] = {} if lessons is None else lessons
 
     def first(self) -> bool:
         """The coached deal; False when the learner left it."""
@@ -341,7 +361,8 @@ class CoachedSession:
             "the coach again, help for what you can type."
         )
         deal = new_deal(self.rs, self.n, self.dealer, self.deal_rng)
-        return self._play(deal, Coach(self.ctx, self.data["stops"], self.rs.id), {}, "Coached deal")
+        coach = Coach(self.ctx, self.data["stops"], self.rs.id, lessons=self.lessons)
+        return self._play(deal, coach, {}, "Coached deal")
 
     def second(self) -> bool:
         """The deal on the learner's own, the coach silent unless asked; False when the
@@ -357,7 +378,7 @@ class CoachedSession:
             style="bold",
         )
         deal = new_deal(self.rs, self.n, (self.dealer + 1) % self.n, self.deal_rng)
-        quiet = Coach(ctx, self.data["stops"], self.rs.id, speaking=False)
+        quiet = Coach(ctx, self.data["stops"], self.rs.id, speaking=False, lessons=self.lessons)
         if not self._play(deal, quiet, claimants(lv, self.n, SEAT), "Second deal"):
             return False
         while ctx.interactive:
@@ -460,11 +481,16 @@ def _not_arisen(coach: Coach) -> Text:
 
 
 def survey(
-    data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, str], str], width: int = 80
+    data: CoachData,
+    ruleset: str | None,
+    answer: Callable[[DealPlayer, str], str],
+    width: int = 80,
+    lessons: dict[str, Lesson] | None = None,
 ) -> tuple[list[str], Deal]:
     """The situations the first deal of ``data`` under ``ruleset`` shows a scripted learner,
     in order, and the deal: ``answer(player, prompt)`` gives each line the learner types (piped:
-    no real time).  For the seed search and the tests."""
+    no real time); ``lessons``: the lessons opened, shared between surveys (see
+    :class:`Coach`).  For the seed search and the tests."""
     import io as _io
 
     from tutor.app.context import Context, Glyphs
@@ -474,7 +500,9 @@ def survey(
     holder: dict = {}
     console = make_console(file=_io.StringIO(), width=width, plain=True)
     io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
-    session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
+    session = holder["session"] = CoachedSession(
+        Context(io, Glyphs()), data, ruleset, pace=0.0, lessons=lessons
+    )
     session.first()
     assert session.coach is not None  # the first deal has begun
     return session.coach.arisen, session.result.deals[0]
@@ -534,10 +562,12 @@ SURVEY_LEARNERS = (
 
 def sure_situations(data: CoachData, ruleset: str | None) -> list[str]:
     """The situations the first deal of ``data`` under ``ruleset`` shows every learner of
-    :data:`SURVEY_LEARNERS` (in :data:`SITUATIONS` order)."""
+    :data:`SURVEY_LEARNERS` (in :data:`SITUATIONS` order).  The lessons the coach quotes are
+    opened once for all of them."""
     shown = None
+    lessons: dict[str, Lesson] = {}
     for _, kw in SURVEY_LEARNERS:
-        got = set(survey(data, ruleset, scripted_learner(**kw))[0])
+        got = set(survey(data, ruleset, scripted_learner(**kw), lessons=lessons)[0])
         shown = got if shown is None else shown & got
     return [s for s in SITUATIONS if s in (shown or ())]
 
