@@ -92,6 +92,26 @@ def test_the_puzzles_room_names_its_whole_api_and_loads_it_on_first_use():
     assert all(getattr(P, name) is getattr(_api, name) for name in P.__all__)
 
 
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """Every statement of ``tree``, at any depth: in a function or a class, under an ``if``, a
+    ``try`` (its handlers too), a ``with``, a loop or a ``match`` case.  An import is a
+    statement, and a statement stands only in another's list of statements (an expression
+    holds none), so these are every place an import can be, without walking the expressions
+    that are most of a tree's nodes."""
+    out: list[ast.stmt] = []
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, ()):
+                if isinstance(child, ast.stmt):
+                    out.append(child)
+                    todo.append(child)
+                elif isinstance(child, (ast.excepthandler, ast.match_case)):
+                    todo.append(child)
+    return out
+
+
 @functools.cache  # the two whole-house tests read one graph (one worker: their xdist group)
 def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
     """Module -> the package's modules it imports, every import counted: at the top, inside a
@@ -113,7 +133,7 @@ def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
 
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for mod, (path, pkg) in mods.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _statements(ast.parse(path.read_text(encoding="utf-8"))):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
