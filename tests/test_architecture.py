@@ -245,7 +245,7 @@ def test_the_engine_imports_no_argparse():
             isinstance(n, (ast.Import, ast.ImportFrom))
             and "argparse"
             in ([a.name for a in n.names] if isinstance(n, ast.Import) else [n.module or ""])
-            for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            for n in _statements(ast.parse(p.read_text(encoding="utf-8")))
         )
     ]
     assert importers == []
