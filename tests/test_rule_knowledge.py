@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 import sys
 from pathlib import Path
 
@@ -131,7 +132,7 @@ def parameter_values() -> tuple[frozenset[str], frozenset[str]]:
 
 def _docstrings(tree: ast.AST) -> set[int]:
     out = set()
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -156,22 +157,57 @@ def _strings(node: ast.AST) -> list[str]:
     return []
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """:func:`ast.iter_child_nodes` of ``node`` (the same nodes, in the same order), as a list
+    kept on the node: the checks walk each tree many times and never change it, and Python's
+    generator of fields was most of their time."""
+    try:
+        return node._kids  # type: ignore[attr-defined,no-any-return]
+    except AttributeError:
+        pass
+    kids: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            kids.append(value)
+        elif isinstance(value, list):
+            kids += [v for v in value if isinstance(v, ast.AST)]
+    node._kids = kids  # type: ignore[attr-defined]
+    return kids
+
+
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """:func:`ast.walk` of ``node`` (the same nodes, in the same order: breadth first), as a
+    list kept on the node (:func:`_reads` walks the same expressions again and again)."""
+    try:
+        return [node, *node._below]  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    out = [node]
+    i = 0
+    while i < len(out):
+        out += _children(out[i])
+        i += 1
+    node._below = tuple(out[1:])  # type: ignore[attr-defined]  # (no cycle: freed with the tree)
+    return out
+
+
 def _scopes(tree: ast.AST):
     """The module, then each function, with the statements that are its own."""
     yield tree
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             yield node
 
 
 def _own_nodes(scope: ast.AST):
     """The nodes of ``scope`` not inside a nested function."""
-    todo = list(ast.iter_child_nodes(scope))
+    todo = list(_children(scope))
     while todo:
         node = todo.pop()
         yield node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(_children(node))
 
 
 @functools.lru_cache(maxsize=1)  # the three checks read one file after another
@@ -181,11 +217,10 @@ def _parsed(source: str) -> tuple[ast.Module, list[tuple[ast.AST, list[ast.AST]]
     return tree, [(scope, list(_own_nodes(scope))) for scope in _scopes(tree)]
 
 
-@functools.lru_cache(maxsize=1)
 def _walked(source: str) -> list[ast.AST]:
     """Every node of ``source`` (as :func:`ast.walk` gives them), walked once for the checks
     that read one file after another."""
-    return list(ast.walk(_parsed(source)[0]))
+    return _walk(_parsed(source)[0])
 
 
 @functools.lru_cache(maxsize=1)
@@ -197,7 +232,7 @@ def _docs(source: str) -> set[int]:
 def _reads(node: ast.AST, names: set[str], attrs: frozenset[str], calls: frozenset[str]) -> bool:
     """``node`` reads one of ``attrs`` (``x.attr``), calls one of ``calls`` (``x.call(...)``),
     or names one of ``names``."""
-    for n in ast.walk(node):
+    for n in _walk(node):
         if isinstance(n, ast.Attribute) and n.attr in attrs:
             return True
         if isinstance(n, ast.Name) and n.id in names:
@@ -250,7 +285,7 @@ def value_comparisons(
     for scope, own in _parsed(source)[1]:
         names = _bound(own, _PARAMETERS, calls, set())
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            names |= {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)} & _PARAMETERS
+            names |= {a.arg for a in _walk(scope.args) if isinstance(a, ast.arg)} & _PARAMETERS
 
         def reads(node: ast.AST, names: set = names) -> bool:
             return _reads(node, names | _PARAMETERS, _PARAMETERS, calls)
@@ -298,7 +333,7 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             start = {
                 a.arg
-                for a in ast.walk(scope.args)
+                for a in _walk(scope.args)
                 if isinstance(a, ast.arg) and a.arg in ("reason", "why")
             }
         names = _bound(own, attrs, calls, start)
@@ -354,12 +389,18 @@ _SET_SIZES = frozenset({2, 3, 4})
 
 def _engine_errors(root: Path = ROOT) -> frozenset[str]:
     """The names of the engine's error classes (those of :mod:`tutor.engine.errors` and any
-    class of ``tutor/engine`` derived from one)."""
+    class of ``tutor/engine`` derived from one), worked out once a run for each checkout."""
+    return _engine_error_names(root)
+
+
+@functools.cache  # the engine's files are parsed once a run, for every check that asks
+def _engine_error_names(root: Path) -> frozenset[str]:
+    """:func:`_engine_errors`, worked out."""
     names = {"LaughError"}  # (the root of every error the program raises, not only
     classes = [
         node
         for path in sorted((root / "tutor" / "engine").rglob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in _walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.ClassDef)
     ]
     changed = True
@@ -520,10 +561,7 @@ def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, s
             )
 
         out += [
-            (n.lineno, ast.unparse(n))
-            for stmt in node.body
-            for n in ast.walk(stmt)
-            if munged(n, text)
+            (n.lineno, ast.unparse(n)) for stmt in node.body for n in _walk(stmt) if munged(n, text)
         ]
     return out
 
@@ -626,7 +664,7 @@ def rule_word_maps(text: str) -> list[tuple[int, str]]:
 
     enums = {name: {str(m) for m in e} for name, e in ENUMS.items()}
     out: list[tuple[int, str]] = []
-    todo = [yaml.compose(text)]
+    todo = [yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))]
     while todo:
         node = todo.pop()
         if isinstance(node, yaml.SequenceNode):
@@ -658,7 +696,20 @@ def _outside_engine(root: Path):
 @functools.cache
 def findings(root: Path = ROOT) -> dict[str, list[str]]:
     """Every finding of the checks in the checkout at ``root`` (worked out once a run: the
-    tests below read it, on one worker)."""
+    tests below read it, on one worker).  Python's cycle collector is paused meanwhile: the
+    syntax trees hold no cycle (each is freed when its file is read), and the collector's
+    passes over them, as they were built, were a third of the time."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _findings(root)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _findings(root: Path) -> dict[str, list[str]]:
+    """:func:`findings`, worked out."""
     values, distinct = parameter_values()
     out: dict[str, list[str]] = {
         "values": [],

@@ -90,10 +90,14 @@ def _late_positions(rulesets, rid, players, count, seed):
         stop = None
         while deal.phase == "play":
             d = deal
-            for seat in range(d.n):
+            sizes = [h.bit_count() for h in d.hands]
+            total = sum(sizes)
+            # a seat's opponents hold the cards of every hand but its own: none is late enough
+            # (six cards or fewer) while even the largest hand leaves more than six to the others
+            for seat in range(d.n) if total - max(sizes) <= 6 else ():
                 if seat == d.to_move or not d.hands[seat]:
                     continue
-                opp_cards = sum(h.bit_count() for q, h in enumerate(d.hands) if q != seat)
+                opp_cards = total - sizes[seat]
                 opts = d.capture_options(seat) if opp_cards <= 6 and not d.free_pending() else []
                 if opts and (risky_wanted <= 0 or any(o.at_risk for o in opts)):
                     stop = (d.clone(), seat)

@@ -57,7 +57,9 @@ def test_every_invariant_after_every_action(house, rid, players):
 
 
 def test_careless_players_make_every_oversight_kind(rulesets):
-    """Under porges (all five kinds) a few thousand careless deals show every kind claimed."""
+    """Under porges (all five kinds) at most a few thousand careless deals show every kind
+    claimed.  The deals stop once every kind has been (the 181st deal, of the same seeds as
+    ever): a later deal could not change what is asserted."""
     rs = rulesets["porges"]
     kinds = Counter()
     for k in range(3000):
@@ -68,6 +70,8 @@ def test_careless_players_make_every_oversight_kind(rulesets):
         for a in deal.history:
             if a.kind == "claim":
                 kinds[a.oversight] += 1
+        if set(kinds) == set(rs.oversights):
+            break
     assert set(kinds) == set(rs.oversights), kinds
 
 

@@ -495,6 +495,33 @@ def test_extra_dirs_add_sources(tmp_path):
     assert "tuesday" in sources.ruleset_ids()
 
 
+def test_a_file_read_again_gives_an_equal_library_of_its_own_and_an_edited_file_is_read_anew(
+    tmp_path,
+):
+    """The files already read are not composed again (:data:`tutor.engine.sources._parse.
+    _parsed`): a second load is equal to the first, shares nothing that can change with it,
+    and a file edited in between (same length, same folder) is read as it now stands."""
+    path = _write(tmp_path / "extra", HOUSE)
+    first = sources.load_library([tmp_path / "extra"])
+    second = sources.load_library([tmp_path / "extra"])
+    assert first == second and repr(first) == repr(second)
+    for sid, source in first.sources.items():
+        other = second.sources[sid]
+        assert source.problems is not other.problems or not source.problems
+        assert all(a is not b for a, b in zip(source.records, other.records, strict=True))
+        assert all(
+            a is not b
+            for a, b in zip(source.quotations.values(), other.quotations.values(), strict=True)
+        )
+    first.sources["parlett"].problems.clear()
+    assert second.sources["parlett"].problems
+    assert sources.load_library().sources["parlett"].problems
+    summary = "Willughby's four-player game, but the last player in goes on capturing."
+    edited = summary.replace("goes on", "GOES ON")
+    path.write_text(HOUSE.replace(summary, edited), encoding="utf-8")
+    assert sources.load_library([tmp_path / "extra"]).sources["tuesday-club"].summary == edited
+
+
 def test_the_readme_example_loads(tmp_path):
     readme = (PROJECT_SOURCES / "README.md").read_text(encoding="utf-8")
     example = readme.split("```yaml\n", 1)[1].split("```", 1)[0]

@@ -203,9 +203,13 @@ def code(card: int) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
+#: :func:`code` of each card, looked up (a deal record writes hundreds of codes).
+_CODES = tuple(code(c) for c in range(52))
+
+
 def codes(cards: Iterable[int]) -> list[str]:
     """Record notation of several cards, sorted by rank then suit."""
-    return [code(c) for c in sorted(cards)]
+    return [_CODES[c] for c in sorted(cards)]
 
 
 def rank_code(rank: int) -> str:

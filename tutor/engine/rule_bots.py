@@ -136,16 +136,18 @@ class WillughbyBot(Bot):
         rest: list[Action] = []
         end: Action | None = None
         for a in legal:
-            if a.kind not in ("capture", "play_on_capture"):
-                if a.kind == "end_turn":
+            kind = a.kind
+            if kind != "capture" and kind != "play_on_capture":
+                if kind == "end_turn":
                     end = a
                 else:
                     rest.append(a)
                 continue
-            nt = deal.table_count(a.table[0] >> 2)
             if len(a.table) == 3:
                 three.append(a)
-            elif nt == 1 and len(a.cards) == 1:
+                continue
+            nt = deal.table_count(a.table[0] >> 2)
+            if nt == 1 and len(a.cards) == 1:
                 lone.append(a)
             elif nt >= 2 and len(a.table) == 1 and not (nt == 3):
                 rest.insert(0, a)

@@ -1692,11 +1692,10 @@ class Deal:
         one-for-one capture from a table prial where one-for-three is allowed and the ruleset
         lets others claim the split (RULES.md 4)."""
         return (
-            action.kind == "capture"
+            self._split  # one-for-three allowed and the split claimable: the ruleset's, once
+            and action.kind == "capture"
             and len(action.cards) == 1
             and len(action.table) == 1
-            and self._c13
-            and "split_prial" in self._ov
             and _rank_count(self.table, action.table[0] >> 2) == 3
         )
 

@@ -6,6 +6,7 @@ checked on its own: a file's refused records are all listed, one a line)."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,10 +15,28 @@ from tutor.engine.models import key_path, refusal, validate
 from tutor.engine.sources._historical_records import Record, parse_date
 from tutor.engine.sources._library import Quotation, _qualify, _split_ref
 from tutor.engine.sources._rulesets import _parse_ruleset
-from tutor.engine.sources._source_file import _ID_RE, _File, _RawSource, _Ref
+from tutor.engine.sources._source_file import (
+    _ID_RE,
+    _File,
+    _RawSource,
+    _Ref,
+    display_path,
+    read_source_text,
+)
 
 if TYPE_CHECKING:
     from tutor.engine.sources._models import BasedOn, Problem, RecordEntry, _Grounds
+
+
+#: The source files read whole in this process, pickled, by ``(path, origin, text)``: every
+#: library loaded (each teacher's folder, each ``--sources``, each cleared cache) reads the
+#: project's six files again, and composing and checking them is nine-tenths of a load (60 ms),
+#: unpickling a copy a fiftieth of it.  A copy each time: nothing a library is built from is
+#: shared with another library.  Kept only for files read without a problem; keyed by the text
+#: read afresh each time, so an edited file is read again.
+_parsed: dict[tuple[str, str, str], bytes] = {}
+#: Files kept at most (the project's six, and a few of the teacher's or ``--sources``).
+_PARSED_MAX = 64
 
 
 def _parse_file(path: Path, origin: str = "own", left_out: list[str] | None = None) -> _RawSource:
@@ -27,10 +46,33 @@ def _parse_file(path: Path, origin: str = "own", left_out: list[str] | None = No
     (:class:`~tutor.engine.sources._models.SourceFile`), then what its values say.  Raises
     DataError for the first problem, or for every refused record, one a line; with
     ``left_out`` (a teacher's file) a refused record is left out on its own instead, its line
-    added to ``left_out``, and the file kept with its other records."""
+    added to ``left_out``, and the file kept with its other records.
+
+    A text read before in this process (same path, origin and text: :data:`_parsed`) is not
+    checked again: its result is the one it had."""
+    if left_out is not None:  # a teacher's file: its refused records are said each time
+        return _parse_text(path, origin, left_out, None, None)
+    display = display_path(path)
+    text = read_source_text(path, display)
+    key = (str(path), origin, text)
+    kept = _parsed.get(key)
+    if kept is not None:
+        raw: _RawSource = pickle.loads(kept)
+        return raw
+    raw = _parse_text(path, origin, None, text, display)
+    if len(_parsed) >= _PARSED_MAX:
+        _parsed.clear()
+    _parsed[key] = pickle.dumps(raw, pickle.HIGHEST_PROTOCOL)
+    return raw
+
+
+def _parse_text(
+    path: Path, origin: str, left_out: list[str] | None, text: str | None, display: str | None
+) -> _RawSource:
+    """:func:`_parse_file` of ``path``'s ``text`` (None: read it)."""
     from tutor.engine.sources._models import SourceFile  # pydantic: once the files are read
 
-    f = _File(path)
+    f = _File(path, text, display)
     if f.root is None:
         raise DataError(
             f"{f.display}:1: the file is empty; expected a source mapping (see sources/README.md)"

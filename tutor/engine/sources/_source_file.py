@@ -73,12 +73,15 @@ class _RawSource:
 class _File:
     """One YAML file being read: the composed node tree and helpers that check shapes."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, text: str | None = None, display: str | None = None):
+        """Read ``path`` (or take its ``text``, read by :func:`read_source_text`, and its
+        ``display`` name) and compose it; raises DataError as :func:`~tutor.engine.yamlfile.
+        compose` and :func:`~tutor.engine.yamlfile.read_text`."""
         self.path = path
-        self.display = display_path(path)
-        self.doc = yamlfile.compose(
-            yamlfile.read_text(path, self.display, follow_links=False), self.display
-        )
+        self.display = display if display is not None else display_path(path)
+        if text is None:
+            text = read_source_text(path, self.display)
+        self.doc = yamlfile.compose(text, self.display)
         self.loader = self.doc.loader
         self.root = self.doc.root
 
@@ -231,6 +234,12 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     return f"a {type(value).__name__} ({value})"
+
+
+def read_source_text(path: Path, display: str) -> str:
+    """The text of the source file ``path`` (``display`` names it in messages): a symbolic link
+    is refused, and whatever :func:`~tutor.engine.yamlfile.read_text` refuses."""
+    return yamlfile.read_text(path, display, follow_links=False)
 
 
 def display_path(path: Path | str) -> str:
