@@ -28,13 +28,13 @@ if TYPE_CHECKING:
     from tutor.engine.sources._models import BasedOn, Problem, RecordEntry, _Grounds
 
 
-#: The source files read whole in this process, pickled, by ``(path, origin, text)``: every
-#: library loaded (each teacher's folder, each ``--sources``, each cleared cache) reads the
+#: The source files read whole in this process, pickled, by ``(path, name shown, origin, text)``:
+#: every library loaded (each teacher's folder, each ``--sources``, each cleared cache) reads the
 #: project's six files again, and composing and checking them is nine-tenths of a load (60 ms),
 #: unpickling a copy a fiftieth of it.  A copy each time: nothing a library is built from is
 #: shared with another library.  Kept only for files read without a problem; keyed by the text
 #: read afresh each time, so an edited file is read again.
-_parsed: dict[tuple[str, str, str], bytes] = {}
+_parsed: dict[tuple[str, str, str, str], bytes] = {}
 #: Files kept at most (the project's six, and a few of the teacher's or ``--sources``).
 _PARSED_MAX = 64
 
@@ -48,13 +48,13 @@ def _parse_file(path: Path, origin: str = "own", left_out: list[str] | None = No
     ``left_out`` (a teacher's file) a refused record is left out on its own instead, its line
     added to ``left_out``, and the file kept with its other records.
 
-    A text read before in this process (same path, origin and text: :data:`_parsed`) is not
-    checked again: its result is the one it had."""
+    A text read before in this process (same path, name shown, origin and text:
+    :data:`_parsed`) is not checked again: its result is the one it had."""
     if left_out is not None:  # a teacher's file: its refused records are said each time
         return _parse_text(path, origin, left_out, None, None)
     display = display_path(path)
     text = read_source_text(path, display)
-    key = (str(path), origin, text)
+    key = (str(path), display, origin, text)  # display: the name its messages and places give
     kept = _parsed.get(key)
     if kept is not None:
         raw: _RawSource = pickle.loads(kept)
