@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import drawn_once
 import pytest
 from rich.console import Console
 
@@ -22,6 +23,15 @@ from tutor.teaching.drills.oversights import (
 from tutor.teaching.drills.settle import SettleDrill, parse_signed
 from tutor.teaching.drills.weak import practise_weak_spots
 from tutor.teaching.progress import ProgressStore
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once():
+    """The drills' puzzles drawn once for this file's tests (tests/teaching/drawn_once.py): the
+    tests that start a drill at the same seed are given the same first puzzles without
+    searching for them again."""
+    with drawn_once.kept():
+        yield
 
 
 @pytest.fixture
