@@ -714,3 +714,18 @@ def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, 
     assert "Item 1 of 1: Spot the oversight\n" in text and "Answer:" in text  # issue 45
     new = [a for a in store.answers() if a.kind == "spot-oversight" and a.puzzle_id[0] != "o"]
     assert new and new[0].correct == bool(right) and not new[0].retry
+
+
+def test_a_puzzle_drawn_again_in_this_file_is_the_one_drawn_afresh():
+    """The drill's draws kept for this file (tests/teaching/drawn_once.py) give a later draw
+    with the same arguments a copy of its own, the same puzzle as a fresh search finds."""
+    from tutor.puzzles import generate
+    from tutor.teaching.drills import spotmix
+
+    args, kw = ("spot-oversight/lay-down-pair", "parlett", 3), {"seed": 139533358, "difficulty": 1}
+    first, again = spotmix.generate(*args, **kw), spotmix.generate(*args, **kw)
+    fresh = generate(*args, **kw)
+    assert spotmix.generate is not generate  # kept: the file's fixture is on
+    assert again is not first and again.deal() is not first.deal()
+    assert first.to_json() == again.to_json() == fresh.to_json()
+    assert list(again.hints) == list(fresh.hints) and again.explanation == fresh.explanation
