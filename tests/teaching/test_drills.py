@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import drawn_once
 import pytest
 from rich.console import Console
 
@@ -22,6 +23,15 @@ from tutor.teaching.drills.oversights import (
 from tutor.teaching.drills.settle import SettleDrill, parse_signed
 from tutor.teaching.drills.weak import practise_weak_spots
 from tutor.teaching.progress import ProgressStore
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once():
+    """The drills' puzzles drawn once for this file's tests (tests/teaching/drawn_once.py): the
+    tests that start a drill at the same seed are given the same first puzzles without
+    searching for them again."""
+    with drawn_once.kept():
+        yield
 
 
 @pytest.fixture
@@ -704,3 +714,18 @@ def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, 
     assert "Item 1 of 1: Spot the oversight\n" in text and "Answer:" in text  # issue 45
     new = [a for a in store.answers() if a.kind == "spot-oversight" and a.puzzle_id[0] != "o"]
     assert new and new[0].correct == bool(right) and not new[0].retry
+
+
+def test_a_puzzle_drawn_again_in_this_file_is_the_one_drawn_afresh():
+    """The drill's draws kept for this file (tests/teaching/drawn_once.py) give a later draw
+    with the same arguments a copy of its own, the same puzzle as a fresh search finds."""
+    from tutor.puzzles import generate
+    from tutor.teaching.drills import spotmix
+
+    args, kw = ("spot-oversight/lay-down-pair", "parlett", 3), {"seed": 139533358, "difficulty": 1}
+    first, again, third = (spotmix.generate(*args, **kw) for _ in range(3))
+    fresh = generate(*args, **kw)
+    assert spotmix.generate is not generate  # kept: the file's fixture is on
+    assert len({id(first), id(again), id(third)}) == 3 and again.deal() is not third.deal()
+    assert first.to_json() == again.to_json() == fresh.to_json()
+    assert list(again.hints) == list(fresh.hints) and again.explanation == fresh.explanation

@@ -10,6 +10,7 @@ import io
 import re
 from pathlib import Path
 
+import drawn_once
 import pytest
 from rich.console import Console
 from support import lesson_puzzles, run_laugh, wrong_answer
@@ -25,6 +26,15 @@ from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import HELP_WORDS, MENU_QUIT_WORDS, QUIT_WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drawn_once():
+    """The drills' puzzles drawn once for this file's tests (tests/teaching/drawn_once.py): the
+    tests that start a drill at the same seed are given the same first puzzles without
+    searching for them again."""
+    with drawn_once.kept():
+        yield
 
 
 @pytest.fixture

@@ -80,10 +80,35 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
                 + ", which come after this lesson"
             ]
     seed = puzzle_seed(0, lesson.id, b.index, 0)
-    why = puzzles.probe(d["kind"], d.get("ruleset"), d.get("players"), seed)
+    why = _probe(d["kind"], d.get("ruleset"), d.get("players"), seed)
     if why:
         return [f"{where}.kind: no puzzle of this block can be set in this lesson: {why}"]
     return []
+
+
+#: What :func:`_probe` found, for the library it was found with (a weak reference, as for
+#: :data:`_DRAWN`: the same block probed again in one process costs nothing).
+_PROBED: dict = {"lib": None}
+
+
+def _probe(spec: str, ruleset: str | None, players: int | None, seed: int) -> str | None:
+    """:func:`tutor.puzzles.probe` of ``spec`` (a block's ``kind``) under ``ruleset`` with
+    ``players`` from ``seed``, remembered for the default library: None when a puzzle can be
+    set, else why not in a few words."""
+    import weakref
+
+    from tutor import puzzles
+    from tutor.engine.sources import default_library
+
+    lib = default_library()
+    if _PROBED["lib"] is None or _PROBED["lib"]() is not lib:
+        _PROBED.clear()
+        _PROBED["lib"] = weakref.ref(lib)
+    key = (spec, ruleset, players, seed)
+    if key not in _PROBED:
+        _PROBED[key] = puzzles.probe(spec, ruleset, players, seed)
+    why: str | None = _PROBED[key]
+    return why
 
 
 #: How many puzzles of each timeline block the check draws (the seeds a lesson taken with seeds
