@@ -158,7 +158,7 @@ def test_the_tallest_boards_fit_80x24_with_the_ruleset_line_at_the_prompt(term_f
 
     p = from_id(pid)
     t = term_factory(width=80, height=24, args=("puzzle", "--id", pid))
-    t.wait(r"Your answer \(hint, answer, quit\):\s*$")
+    t.wait(r"Your answer \(hint, show, quit\):\s*$")
     screen = t.screen()
     flat = " ".join(screen.split())
     assert ruleset_line(p) in flat, screen  # the rules the answer rests on

@@ -319,7 +319,7 @@ EXAMPLES = {
     "ascii, typed 7♥": (
         "printf '7\\342\\231\\245\\n' | PYTHONIOENCODING=ascii laugh puzzle count --seed 1",
         OK,
-        "Your answer (hint, answer, quit): 7H",
+        "Your answer (hint, show, quit): 7H",
         None,
     ),
     "closed pipe": ("laugh rules parlett | head -c 100 >/dev/null", OK, None, None),

@@ -98,3 +98,4 @@ def test_a_lookalike_by_another_player_has_nothing_open_and_the_look_is_real(the
     assert right(p, LEARNERS["engine"](p)) and right(p, LEARNERS["pass"](p))
     verdict = p.grade(LEARNERS["cue"](p), 1)
     assert not verdict.correct and "nothing to claim" in verdict.message.lower()
+    assert verdict.message.lower().count("nothing to claim") == 1, verdict.message  # said once

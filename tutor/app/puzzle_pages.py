@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: The answer prompt of ``laugh puzzle``.
-PROMPT = "Your answer (hint, answer, quit): "
+PROMPT = "Your answer (hint, show, quit): "
 #: ``laugh puzzles export``'s count and first seed when not given.
 EXPORT_COUNT, EXPORT_SEED = 20, 1
 

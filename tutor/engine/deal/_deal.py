@@ -1618,7 +1618,7 @@ class Deal:
                 rule="oversights",
             )
         if self.phase != PLAY:
-            return Reason("play has ended: there is nothing to claim")
+            return Reason("play has ended")  # the caller says what is refused: a claim
         # A claim that names something is answered about what it names, never about what else
         # is open: the reason must not tell a watching player whether an oversight exists.
         if not own and not (cards or rank is not None or kinds) and not self.open_oversights():
