@@ -428,6 +428,19 @@ def whole_word_lines(text: str, width: int) -> list[str]:
     return whole_word_text(Text(text), width).plain.split("\n")
 
 
+def terminal_width() -> int | None:
+    """The terminal's width in columns when standard output is one, else None (piped, closed
+    or replaced): a server's lines for the person at its terminal are wrapped to it."""
+    import shutil
+
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
 def console_width() -> int | None:
     """The width to give a console, or None to let rich follow the terminal (and ``COLUMNS``).
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tutor.app.commands._common import whole
 from tutor.app.std_streams import echo, whole_word_lines
+from tutor.app.std_streams import terminal_width as _width
 from tutor.engine.errors import LaughError, UsageError
 
 __all__ = ["register", "register_class_serve", "run_class_serve", "run_web", "serve"]
@@ -143,18 +144,6 @@ def serve(web, sock: socket.socket, stopped: str) -> None:
         web.close()
         sock.close()
         _say(stopped)
-
-
-def _width() -> int | None:
-    """The terminal's width in columns when standard output is one, else None."""
-    import shutil
-
-    try:
-        if sys.stdout.isatty():
-            return shutil.get_terminal_size().columns
-    except (OSError, ValueError, AttributeError):
-        pass
-    return None
 
 
 def _say(text: str) -> None:

@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from tutor.app.std_streams import terminal_width as _width
 from tutor.app.tables._guard import Limits
 from tutor.app.tables.protocol import ADMIN_CODE
 from tutor.app.tables.server import TableServer, load_state, new_code
@@ -253,19 +254,6 @@ def _qr(text: str) -> None:
     out = io.StringIO()
     segno.make(text, error="m").terminal(out=out, compact=True)
     _print(out.getvalue().rstrip("\n"))
-
-
-def _width() -> int | None:
-    """The terminal's width, when standard output is one."""
-    import shutil
-    import sys
-
-    try:
-        if sys.stdout.isatty():
-            return shutil.get_terminal_size().columns
-    except (OSError, ValueError, AttributeError):
-        pass
-    return None
 
 
 def _pane(text: str) -> None:
