@@ -95,20 +95,29 @@ def _probe(spec: str, ruleset: str | None, players: int | None, seed: int) -> st
     """:func:`tutor.puzzles.probe` of ``spec`` (a block's ``kind``) under ``ruleset`` with
     ``players`` from ``seed``, remembered for the default library: None when a puzzle can be
     set, else why not in a few words."""
+    from tutor import puzzles
+
+    memo = _for_library(_PROBED)
+    key = (spec, ruleset, players, seed)
+    if key not in memo:
+        memo[key] = puzzles.probe(spec, ruleset, players, seed)
+    why: str | None = memo[key]
+    return why
+
+
+def _for_library(memo: dict) -> dict:
+    """``memo`` (:data:`_PROBED`, :data:`_DRAWN`), emptied first when the default library is
+    not the one it was filled with (held by a weak reference): a cleared library cache, or
+    another folder of sources, is checked afresh."""
     import weakref
 
-    from tutor import puzzles
     from tutor.engine.sources import default_library
 
     lib = default_library()
-    if _PROBED["lib"] is None or _PROBED["lib"]() is not lib:
-        _PROBED.clear()
-        _PROBED["lib"] = weakref.ref(lib)
-    key = (spec, ruleset, players, seed)
-    if key not in _PROBED:
-        _PROBED[key] = puzzles.probe(spec, ruleset, players, seed)
-    why: str | None = _PROBED[key]
-    return why
+    if memo.get("lib") is None or memo["lib"]() is not lib:
+        memo.clear()
+        memo["lib"] = weakref.ref(lib)
+    return memo
 
 
 #: How many puzzles of each timeline block the check draws (the seeds a lesson taken with seeds
@@ -284,17 +293,11 @@ def _draw(
     """``(missed, first)``: how many of the ``draws`` puzzles of the block (``d`` its data,
     ``index`` its place in lesson ``lesson_id``) ask about none of ``serving``, and the first of
     them in a few words ("" when none)."""
-    import weakref
-
     from tutor import puzzles
     from tutor.engine.errors import LaughError
-    from tutor.engine.sources import default_library
     from tutor.teaching.lessons._common import puzzle_seed
 
-    lib = default_library()
-    if _DRAWN["lib"] is None or _DRAWN["lib"]() is not lib:
-        _DRAWN.clear()
-        _DRAWN["lib"] = weakref.ref(lib)
+    _for_library(_DRAWN)
     key = (
         lesson_id,
         index,
