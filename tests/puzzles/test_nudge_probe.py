@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from partial_input import items, one_thread, vectorise
+from partial_input import items, one_thread
+from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 from test_partial_input import CHOICE_KINDS, DEFAULT, DEFAULT_OTHERS, FORMS, MARGIN, draw
@@ -144,7 +145,7 @@ def decode(name: str, prs: list[Probe], folds: int = 5) -> Score:
 
 def _accuracy(name: str, prs: list[Probe], folds: int, nudge: bool) -> float:
     groups = [pr.pid for pr in prs]
-    x = vectorise([features(pr, nudge) for pr in prs])
+    x = DictVectorizer().fit_transform([features(pr, nudge) for pr in prs]).tocsr()
     y = np.array([pr.right for pr in prs])
     k = min(folds, len(set(groups)))
     if k < 2:

@@ -36,7 +36,6 @@ and source-quiz's "which source" asked of each source in turn (0.48 of 0.30 -> 0
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from drawn import drawn
 from partial_input import Item, cross_validate, items, score_puzzles
@@ -207,25 +206,6 @@ def test_the_learner_finds_a_planted_cue(cue):
     twice (issue 42 finding 5), it answers nearly every item."""
     score = cross_validate("planted", _planted(cue))
     assert score.accuracy >= 0.9, score.line()
-
-
-def test_the_features_are_vectorised_as_dictvectorizer_does():
-    """:func:`partial_input.vectorise` gives DictVectorizer's matrix entry for entry (the same
-    columns in the same order, indices and values), so the learner fits what it fitted."""
-    from partial_input import features, vectorise
-    from sklearn.feature_extraction import DictVectorizer
-
-    its = _planted("shown twice", 40) + [
-        it for s in range(6) for it in items(drawn("reading", "porges", 4, s))
-    ]
-    rows = [f for it in its for f in features(it)]
-    want = DictVectorizer().fit_transform(rows).tocsr()
-    got = vectorise(rows)
-    assert type(got) is type(want) and got.shape == want.shape
-    assert got.has_sorted_indices and want.has_sorted_indices
-    for a in ("indptr", "indices", "data"):
-        assert np.array_equal(getattr(got, a), getattr(want, a)), a
-        assert getattr(got, a).dtype == getattr(want, a).dtype, a
 
 
 def test_items_are_read_from_the_question():
